@@ -1,0 +1,55 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import express from 'express';
+import {
+  API_KEY_SCHEME,
+  AppConfig,
+  bodyParserErrors,
+  createValidationPipe,
+  MAX_BODY_BYTES,
+  requestLogger,
+  requireJsonContentType,
+  requireObjectBody,
+  TrimStringsPipe,
+} from '@app/common';
+
+export const API_PREFIX = 'v1';
+export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
+export const DOCS_PATH = 'docs';
+
+/** Everything between creating the app and listening; shared by `main.ts` and the end-to-end tests. */
+export function configureApp(app: NestExpressApplication, config: AppConfig): void {
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(requestLogger(config.LOG_LEVEL));
+  app.use(requireJsonContentType);
+  app.use(express.json({ limit: MAX_BODY_BYTES, strict: true }));
+  app.use(bodyParserErrors);
+  app.use(requireObjectBody);
+  app.setGlobalPrefix(API_PREFIX, { exclude: ['health', 'health/ready'] });
+  app.useGlobalPipes(new TrimStringsPipe(), createValidationPipe());
+
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('Property Portfolio API')
+      .setDescription(
+        'Manage a property portfolio programmatically: tenants, units, landlords, contractors and maintenance ' +
+          'work orders. Every record belongs to the team of the API key that reaches it. Send the key as ' +
+          '`Authorization: Bearer <key>`. Limits per key, in a sliding 60-second window: ' +
+          `${config.RATE_LIMIT_PER_MINUTE} requests, of which ${config.RATE_LIMIT_WRITES_PER_MINUTE} writes.`,
+      )
+      .setVersion('1.0.0')
+      .addApiKey(
+        { type: 'apiKey', in: 'header', name: 'Authorization', description: 'Bearer <API key>, e.g. `Bearer ppk_…`' },
+        API_KEY_SCHEME,
+      )
+      .build(),
+  );
+  SwaggerModule.setup(DOCS_PATH, app, document, {
+    jsonDocumentUrl: OPENAPI_PATH,
+    yamlDocumentUrl: `${API_PREFIX}/openapi.yaml`,
+    customSiteTitle: 'Property Portfolio API',
+    swaggerOptions: { persistAuthorization: true },
+  });
+}

@@ -1,0 +1,72 @@
+import { Column, Entity, PrimaryColumn, VirtualColumn } from 'typeorm';
+
+export const CONTRACTOR_STATUSES = ['active', 'inactive', 'on_holiday'] as const;
+export type ContractorStatus = (typeof CONTRACTOR_STATUSES)[number];
+
+export interface Certification {
+  type: string;
+  registrationNumber: string;
+  expiryDate: string | null;
+}
+
+export interface Insurance {
+  type: string;
+  amount: number;
+  expiryDate: string | null;
+}
+
+@Entity('contractors')
+export class Contractor {
+  @PrimaryColumn({ name: 'team_id', type: 'uuid' })
+  teamId!: string;
+
+  @PrimaryColumn({ type: 'uuid' })
+  id!: string;
+
+  @Column({ name: 'company_name', type: 'varchar', length: 260 })
+  companyName!: string;
+
+  @Column({ name: 'contact_name', type: 'varchar', length: 260 })
+  contactName!: string;
+
+  @Column({ type: 'varchar', length: 254, nullable: true })
+  email!: string | null;
+
+  @Column({ name: 'phone_number', type: 'varchar', length: 160, nullable: true })
+  phoneNumber!: string | null;
+
+  @Column({ name: 'full_address', type: 'varchar', length: 560, nullable: true })
+  fullAddress!: string | null;
+
+  @Column({ type: 'varchar', length: 16, default: 'active' })
+  status!: ContractorStatus;
+
+  @Column({ type: 'text', array: true, default: () => "'{}'" })
+  trades!: string[];
+
+  @Column({ name: 'coverage_postcodes', type: 'text', array: true, default: () => "'{}'" })
+  coveragePostcodes!: string[];
+
+  @Column({ type: 'jsonb', default: () => "'[]'" })
+  certifications!: Certification[];
+
+  @Column({ type: 'jsonb', default: () => "'[]'" })
+  insurance!: Insurance[];
+
+  @Column({ type: 'text', nullable: true })
+  notes!: string | null;
+
+  /** Completed work orders assigned to the contractor, counted on read through an index. */
+  @VirtualColumn({
+    type: 'int',
+    query: (alias) =>
+      `SELECT count(*) FROM work_orders w WHERE w.team_id = ${alias}.team_id AND w.contractor_id = ${alias}.id AND w.status = 'completed'`,
+  })
+  completedJobs!: number;
+
+  @Column({ name: 'created_at', type: 'timestamptz', precision: 3, insert: false, update: false })
+  createdAt!: Date;
+
+  @Column({ name: 'updated_at', type: 'timestamptz', precision: 3, insert: false })
+  updatedAt!: Date;
+}

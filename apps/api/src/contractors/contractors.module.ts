@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { Contractor } from './contractor.entity.js';
+import { ContractorsController } from './contractors.controller.js';
+import { ContractorsRepository } from './contractors.repository.js';
+import { ContractorsService } from './contractors.service.js';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([Contractor])],
+  controllers: [ContractorsController],
+  providers: [ContractorsService, ContractorsRepository],
+  exports: [ContractorsRepository],
+})
+export class ContractorsModule {}

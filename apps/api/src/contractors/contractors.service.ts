@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { pageOf, RecordNotFoundError, type Page } from '@app/common';
+import { Contractor } from './contractor.entity.js';
+import { ContractorsRepository } from './contractors.repository.js';
+import { ContractorResponse } from './dto/contractor.response.js';
+import type { CreateContractorDto } from './dto/create-contractor.dto.js';
+import type { ListContractorsQuery } from './dto/list-contractors.query.js';
+import type { UpdateContractorDto } from './dto/update-contractor.dto.js';
+
+type ContractorFields = Omit<Contractor, 'teamId' | 'id' | 'completedJobs' | 'createdAt' | 'updatedAt'>;
+
+/** Copies only the fields present in the body; nested items are rebuilt so no stray keys are stored. */
+function fieldsOf(dto: UpdateContractorDto): Partial<ContractorFields> {
+  const fields: Partial<ContractorFields> = {};
+  const copy = <K extends keyof ContractorFields>(key: K, value: ContractorFields[K] | undefined) => {
+    if (value !== undefined) fields[key] = value;
+  };
+  copy('companyName', dto.companyName);
+  copy('contactName', dto.contactName);
+  copy('email', dto.email);
+  copy('phoneNumber', dto.phoneNumber);
+  copy('fullAddress', dto.fullAddress);
+  copy('status', dto.status);
+  copy('trades', dto.trades);
+  copy('coveragePostcodes', dto.coveragePostcodes);
+  copy(
+    'certifications',
+    dto.certifications?.map((c) => ({ type: c.type, registrationNumber: c.registrationNumber, expiryDate: c.expiryDate ?? null })),
+  );
+  copy('insurance', dto.insurance?.map((i) => ({ type: i.type, amount: i.amount, expiryDate: i.expiryDate ?? null })));
+  copy('notes', dto.notes);
+  return fields;
+}
+
+@Injectable()
+export class ContractorsService {
+  constructor(private readonly contractors: ContractorsRepository) {}
+
+  async create(teamId: string, dto: CreateContractorDto): Promise<ContractorResponse> {
+    const id = randomUUID();
+    await this.contractors.insert(teamId, {
+      email: null,
+      phoneNumber: null,
+      fullAddress: null,
+      status: 'active',
+      trades: [],
+      coveragePostcodes: [],
+      certifications: [],
+      insurance: [],
+      notes: null,
+      ...fieldsOf(dto),
+      id,
+    } as Omit<Contractor, 'teamId'>);
+    return this.get(teamId, id);
+  }
+
+  async list(teamId: string, query: ListContractorsQuery): Promise<Page<ContractorResponse>> {
+    const [rows, total] = await this.contractors.list(teamId, query);
+    return pageOf(rows.map(ContractorResponse.from), total, query);
+  }
+
+  async get(teamId: string, id: string): Promise<ContractorResponse> {
+    const contractor = await this.contractors.findOne(teamId, id);
+    if (!contractor) throw new RecordNotFoundError('Contractor');
+    return ContractorResponse.from(contractor);
+  }
+
+  async update(teamId: string, id: string, dto: UpdateContractorDto): Promise<ContractorResponse> {
+    const updated = await this.contractors.update(teamId, id, fieldsOf(dto));
+    if (!updated) throw new RecordNotFoundError('Contractor');
+    return this.get(teamId, id);
+  }
+}

@@ -1,0 +1,21 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuthModule } from '@app/common';
+import { dataSourceOptions } from '@app/database';
+
+@Module({})
+export class CliModule {
+  static forRoot(databaseUrl: string): DynamicModule {
+    return {
+      module: CliModule,
+      imports: [
+        TypeOrmModule.forRoot({
+          ...dataSourceOptions(databaseUrl, { poolSize: 2, statementTimeoutMs: 30_000 }),
+          migrationsRun: true,
+          autoLoadEntities: true,
+        }),
+        AuthModule,
+      ],
+    };
+  }
+}

@@ -1,0 +1,31 @@
+import { CanActivate, ExecutionContext, Injectable, UnauthorizedException } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { ApiKeysService } from './api-keys.service.js';
+import type { AuthenticatedRequest } from './caller.js';
+import { IS_PUBLIC } from './public.decorator.js';
+
+const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
+
+/** Global guard: every route needs `Authorization: Bearer <key>` unless it is marked `@Public()`. */
+@Injectable()
+export class ApiKeyGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly keys: ApiKeysService,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) {
+      return true;
+    }
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const header = request.headers.authorization;
+    if (!header) throw new UnauthorizedException('Missing API key: send Authorization: Bearer <key>');
+    const token = BEARER.exec(header)?.[1];
+    if (!token) throw new UnauthorizedException('Malformed Authorization header: expected Bearer <key>');
+    const caller = await this.keys.authenticate(token);
+    if (!caller) throw new UnauthorizedException('Invalid or revoked API key');
+    request.caller = caller;
+    return true;
+  }
+}

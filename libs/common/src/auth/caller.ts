@@ -1,0 +1,18 @@
+import { createParamDecorator, ExecutionContext } from '@nestjs/common';
+import type { Request } from 'express';
+import type { Caller } from './api-keys.service.js';
+
+export interface AuthenticatedRequest extends Request {
+  caller?: Caller;
+}
+
+export function callerOf(request: AuthenticatedRequest): Caller {
+  if (!request.caller) throw new Error('callerOf() on a route that is not authenticated');
+  return request.caller;
+}
+
+/** The team of the API key that made the request; every service call is scoped by it. */
+export const TeamId = createParamDecorator(
+  (_: unknown, context: ExecutionContext): string =>
+    callerOf(context.switchToHttp().getRequest<AuthenticatedRequest>()).teamId,
+);

@@ -1,0 +1,84 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import { ThrottlerException } from '@nestjs/throttler';
+import type { Response } from 'express';
+import { QueryFailedError } from 'typeorm';
+import { DomainError, DomainErrorKind } from './domain-errors.js';
+
+const STATUS_OF_KIND: Record<DomainErrorKind, number> = {
+  not_found: HttpStatus.NOT_FOUND,
+  invalid_reference: HttpStatus.BAD_REQUEST,
+  conflict: HttpStatus.CONFLICT,
+  unavailable: HttpStatus.SERVICE_UNAVAILABLE,
+};
+
+interface Failure {
+  status: number;
+  error: string;
+}
+
+function textOfHttpException(exception: HttpException): string {
+  const response = exception.getResponse();
+  if (typeof response === 'string') return response;
+  const message = (response as { message?: unknown }).message;
+  if (Array.isArray(message)) return message.join('; ');
+  if (typeof message === 'string') return message;
+  return exception.message;
+}
+
+/** PostgreSQL error codes that are the caller's fault or a temporary condition, not a server bug. */
+function describeDatabaseError(error: QueryFailedError): Failure | undefined {
+  const code = (error.driverError as { code?: string } | undefined)?.code;
+  switch (code) {
+    case '23503':
+      return { status: 400, error: 'A referenced record does not exist' };
+    case '57014':
+      return { status: 503, error: 'The request took too long and was cancelled' };
+    case '40001':
+    case '40P01':
+      return { status: 503, error: 'The request conflicted with another one; retry it' };
+    default:
+      return undefined;
+  }
+}
+
+export function describeFailure(exception: unknown): Failure | undefined {
+  if (exception instanceof ThrottlerException) {
+    return { status: HttpStatus.TOO_MANY_REQUESTS, error: 'Rate limit exceeded' };
+  }
+  if (exception instanceof DomainError) {
+    return { status: STATUS_OF_KIND[exception.kind], error: exception.message };
+  }
+  if (exception instanceof HttpException) {
+    const status = exception.getStatus();
+    if (status === HttpStatus.NOT_FOUND && /^Cannot [A-Z]+ /.test(exception.message)) {
+      return { status, error: 'Route not found' };
+    }
+    return { status, error: textOfHttpException(exception) };
+  }
+  if (exception instanceof QueryFailedError) {
+    return describeDatabaseError(exception);
+  }
+  return undefined;
+}
+
+/**
+ * Turns every failure into `{error}`: known ones keep their status and text, anything else is logged and
+ * answered as a bare 500 so no stack trace or SQL reaches the caller.
+ */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Exceptions');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const response = host.switchToHttp().getResponse<Response>();
+    const failure = describeFailure(exception) ?? { status: 500, error: 'Internal server error' };
+    if (failure.status >= 500) {
+      this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
+    }
+    if (response.headersSent) {
+      response.end();
+      return;
+    }
+    response.status(failure.status).json({ error: failure.error });
+  }
+}

@@ -1,0 +1,32 @@
+/** Failures the services raise; the exception filter maps each kind to one HTTP status. */
+export type DomainErrorKind = 'not_found' | 'invalid_reference' | 'conflict' | 'unavailable';
+
+export class DomainError extends Error {
+  constructor(
+    readonly kind: DomainErrorKind,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+/** `404 {"error":"Work order not found"}`: a record of another team is answered exactly as a missing one. */
+export class RecordNotFoundError extends DomainError {
+  constructor(resource: string) {
+    super('not_found', `${resource} not found`);
+  }
+}
+
+/** A body links to a record that does not exist for the caller's team (unitId, tenantId, contractorId). */
+export class InvalidReferenceError extends DomainError {
+  constructor(field: string, resource: string) {
+    super('invalid_reference', `${field} must reference an existing ${resource.toLowerCase()}`);
+  }
+}
+
+export class ConflictError extends DomainError {
+  constructor(message: string) {
+    super('conflict', message);
+  }
+}

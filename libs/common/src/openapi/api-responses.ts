@@ -1,0 +1,82 @@
+import { applyDecorators, HttpStatus, Type } from '@nestjs/common';
+import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { ErrorBody } from '../errors/error.response.js';
+import { Pagination } from '../pagination/pagination.response.js';
+
+const ERROR_TEXT: Record<number, string> = {
+  400: 'Validation error: the text names each field and rule',
+  401: 'Missing, malformed, unknown or revoked API key',
+  404: 'No such record for this team',
+  409: 'The change is not allowed from the current state',
+  413: 'Body larger than 1 MiB',
+  429: 'Rate limit exceeded; see Retry-After',
+  500: 'Internal server error',
+};
+
+const RATE_LIMIT_HEADERS = {
+  'X-RateLimit-Limit': { description: 'Requests allowed in the window that binds hardest', schema: { type: 'integer' } },
+  'X-RateLimit-Remaining': { description: 'Requests left in that window after this one', schema: { type: 'integer' } },
+  'X-RateLimit-Reset': {
+    description: 'Unix second at which the oldest counted request leaves the window',
+    schema: { type: 'integer' },
+  },
+};
+
+/** Documents the `{error}` responses an operation can give (401, 429 and 500 are always possible). */
+export function ApiErrors(...statuses: number[]): MethodDecorator & ClassDecorator {
+  const all = [...new Set([...statuses, 401, 429, 500])].sort();
+  return applyDecorators(
+    ApiExtraModels(ErrorBody),
+    ...all.map((status) =>
+      ApiResponse({
+        status,
+        description: ERROR_TEXT[status] ?? HttpStatus[status],
+        type: ErrorBody,
+        headers:
+          status === 429
+            ? {
+                ...RATE_LIMIT_HEADERS,
+                'Retry-After': { description: 'Seconds until the request would be accepted', schema: { type: 'integer' } },
+              }
+            : undefined,
+      }),
+    ),
+  );
+}
+
+/** `{data: <Model>}` with the given success status. */
+export function ApiDataResponse(model: Type<unknown>, status = 200, description = 'Success'): MethodDecorator {
+  return applyDecorators(
+    ApiExtraModels(model),
+    ApiResponse({
+      status,
+      description,
+      headers: RATE_LIMIT_HEADERS,
+      schema: {
+        type: 'object',
+        required: ['data'],
+        properties: { data: { $ref: getSchemaPath(model) } },
+      },
+    }),
+  );
+}
+
+/** `{data: [<Model>], pagination}`. */
+export function ApiPageResponse(model: Type<unknown>): MethodDecorator {
+  return applyDecorators(
+    ApiExtraModels(model, Pagination),
+    ApiResponse({
+      status: 200,
+      description: 'One page of records, newest first',
+      headers: RATE_LIMIT_HEADERS,
+      schema: {
+        type: 'object',
+        required: ['data', 'pagination'],
+        properties: {
+          data: { type: 'array', items: { $ref: getSchemaPath(model) } },
+          pagination: { $ref: getSchemaPath(Pagination) },
+        },
+      },
+    }),
+  );
+}

@@ -1,0 +1,2 @@
+export * from './page.query.js';
+export * from './pagination.response.js';

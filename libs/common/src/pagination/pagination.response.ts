@@ -1,0 +1,33 @@
+import type { PageQuery } from './page.query.js';
+
+export class Pagination {
+  /** Records matching the filters, across all pages. */
+  total!: number;
+  page!: number;
+  pageSize!: number;
+  /** `ceil(total / pageSize)`; 0 when there is nothing. */
+  pageCount!: number;
+}
+
+export interface Page<T> {
+  data: T[];
+  pagination: Pagination;
+}
+
+export function pageOf<T>(data: T[], total: number, query: Pick<PageQuery, 'page' | 'pageSize'>): Page<T> {
+  return {
+    data,
+    pagination: {
+      total,
+      page: query.page,
+      pageSize: query.pageSize,
+      pageCount: Math.ceil(total / query.pageSize),
+    },
+  };
+}
+
+/** The `search` term as an ILIKE pattern with `%`, `_` and `\` taken literally; undefined when empty. */
+export function containsPattern(search: string | undefined): string | undefined {
+  if (search === undefined || search === '') return undefined;
+  return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}

@@ -1,0 +1,77 @@
+import { EntityManager, ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
+import type { PageQuery } from '../pagination/page.query.js';
+
+export interface TeamOwned extends ObjectLiteral {
+  teamId: string;
+  id: string;
+}
+
+/**
+ * The one place where team scoping happens. Resource repositories extend this and build every query through
+ * `query()`, which ANDs `team_id = :teamId` onto whatever the caller adds, last, so a later `.where()` cannot
+ * drop it. Writes take the team as their first argument and put it in the WHERE clause or the row.
+ */
+export abstract class TeamScopedRepository<T extends TeamOwned> {
+  protected constructor(
+    protected readonly repository: Repository<T>,
+    protected readonly alias: string,
+  ) {}
+
+  protected repo(manager?: EntityManager): Repository<T> {
+    return manager ? manager.getRepository<T>(this.repository.target) : this.repository;
+  }
+
+  /** A SELECT over the team's rows; `shape` adds joins, filters and order. */
+  protected query(
+    teamId: string,
+    shape: (qb: SelectQueryBuilder<T>) => void = () => undefined,
+    manager?: EntityManager,
+  ): SelectQueryBuilder<T> {
+    const qb = this.repo(manager).createQueryBuilder(this.alias);
+    shape(qb);
+    return qb.andWhere(`${this.alias}.team_id = :scopeTeamId`, { scopeTeamId: teamId });
+  }
+
+  /** One page, newest first (ties by id), plus the exact total: two round trips. */
+  protected async page(
+    teamId: string,
+    paging: Pick<PageQuery, 'page' | 'pageSize'>,
+    shape: (qb: SelectQueryBuilder<T>) => void,
+  ): Promise<[T[], number]> {
+    const rows = this.query(teamId, shape)
+      .orderBy(`${this.alias}.created_at`, 'DESC')
+      .addOrderBy(`${this.alias}.id`, 'DESC')
+      .offset((paging.page - 1) * paging.pageSize)
+      .limit(paging.pageSize)
+      .getMany();
+    const total = this.query(teamId, shape).getCount();
+    return Promise.all([rows, total]);
+  }
+
+  async findOne(teamId: string, id: string, manager?: EntityManager): Promise<T | null> {
+    return this.query(teamId, (qb) => qb.where(`${this.alias}.id = :id`, { id }), manager).getOne();
+  }
+
+  /** Which of `ids` belong to the team. */
+  async existingIds(teamId: string, ids: string[], manager?: EntityManager): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.query(teamId, (qb) => qb.select(`${this.alias}.id`, 'id').where(`${this.alias}.id IN (:...ids)`, { ids }), manager)
+      .getRawMany<{ id: string }>();
+    return new Set(rows.map((row) => row.id));
+  }
+
+  async insert(teamId: string, values: Omit<T, 'teamId'>, manager?: EntityManager): Promise<void> {
+    await this.repo(manager).insert({ ...values, teamId } as unknown as T);
+  }
+
+  /** Updates one of the team's rows; `updated_at` always moves forward, even within one millisecond. False when there is no such row. */
+  async update(teamId: string, id: string, values: Partial<T>, manager?: EntityManager): Promise<boolean> {
+    const result = await this.repo(manager)
+      .createQueryBuilder()
+      .update()
+      .set({ ...values, updatedAt: () => "greatest(clock_timestamp(), updated_at + interval '1 millisecond')" } as never)
+      .where('team_id = :teamId AND id = :id', { teamId, id })
+      .execute();
+    return (result.affected ?? 0) > 0;
+  }
+}

@@ -1,0 +1,77 @@
+import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { RateDecision, SlidingWindowStore, WindowLimit } from './sliding-window.store.js';
+
+/**
+ * Checks and counts every window in one script, so concurrent requests on any number of instances see one
+ * consistent count. KEYS: one sorted set per window (times as scores). ARGV: now, windowMs, member, limits…
+ * Returns: allowed, then per window: count, oldest (or -1), retryAfterMs.
+ */
+const CONSUME_SCRIPT = `
+local now = tonumber(ARGV[1])
+local windowMs = tonumber(ARGV[2])
+local counts = {}
+local allowed = 1
+for i = 1, #KEYS do
+  redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', now - windowMs)
+  counts[i] = redis.call('ZCARD', KEYS[i])
+  if counts[i] >= tonumber(ARGV[3 + i]) then allowed = 0 end
+end
+local result = { allowed }
+for i = 1, #KEYS do
+  local limit = tonumber(ARGV[3 + i])
+  if allowed == 1 then
+    redis.call('ZADD', KEYS[i], now, ARGV[3])
+    redis.call('PEXPIRE', KEYS[i], windowMs)
+    counts[i] = counts[i] + 1
+  end
+  local oldest = redis.call('ZRANGE', KEYS[i], 0, 0, 'WITHSCORES')
+  local retry = 0
+  if allowed == 0 and counts[i] >= limit then
+    local entry = redis.call('ZRANGE', KEYS[i], counts[i] - limit, counts[i] - limit, 'WITHSCORES')
+    retry = tonumber(entry[2]) + windowMs - now
+  end
+  table.insert(result, counts[i])
+  table.insert(result, oldest[2] and tonumber(oldest[2]) or -1)
+  table.insert(result, retry)
+end
+return result
+`;
+
+export class RedisSlidingWindowStore extends SlidingWindowStore {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix = 'ppa:rl',
+  ) {
+    super();
+    this.redis.defineCommand('ppaConsumeWindows', { lua: CONSUME_SCRIPT });
+  }
+
+  async consume(key: string, windows: WindowLimit[], now: number, windowMs: number): Promise<RateDecision> {
+    // The hash tag keeps one key's windows in one slot on Redis Cluster.
+    const keys = windows.map((window) => `${this.prefix}:{${key}}:${window.name}`);
+    const member = `${now}:${randomBytes(6).toString('base64url')}`;
+    const command = (this.redis as unknown as Record<string, (...args: Array<string | number>) => Promise<number[]>>)
+      .ppaConsumeWindows;
+    const reply = await command.call(
+      this.redis,
+      keys.length,
+      ...keys,
+      now,
+      windowMs,
+      member,
+      ...windows.map((window) => window.limit),
+    );
+    return {
+      allowed: reply[0] === 1,
+      windows: windows.map((window, i) => {
+        const [count, oldest, retryAfterMs] = reply.slice(1 + i * 3, 4 + i * 3).map(Number);
+        return { ...window, count, oldest: oldest < 0 ? undefined : oldest, retryAfterMs };
+      }),
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+}

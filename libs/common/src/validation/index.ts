@@ -1,0 +1,5 @@
+export * from './transforms.js';
+export * from './trim-strings.pipe.js';
+export * from './validation-errors.js';
+export * from './validation.pipe.js';
+export * from './id-param.js';

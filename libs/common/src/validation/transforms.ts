@@ -1,0 +1,60 @@
+import { Transform } from 'class-transformer';
+import { registerDecorator, ValidationOptions } from 'class-validator';
+
+/** An optional string that is empty (after trimming) is stored as `null`. */
+export const EmptyToNull = (): PropertyDecorator =>
+  Transform(({ value }: { value: unknown }) => (value === '' ? null : value));
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?([Zz]|[+-]\d{2}:?\d{2})$/;
+
+/** Parses an RFC 3339 date-time, or a date alone read as midnight UTC; undefined when it is neither. */
+export function parseDateTimeInput(value: string): Date | undefined {
+  if (!DATE_ONLY.test(value) && !DATE_TIME.test(value)) return undefined;
+  const date = new Date(DATE_ONLY.test(value) ? `${value}T00:00:00.000Z` : value);
+  if (Number.isNaN(date.getTime())) return undefined;
+  // Reject calendar overflow such as 2027-02-31, which Date silently rolls into March.
+  const [year, month, day] = value.slice(0, 10).split('-').map(Number);
+  const local = DATE_ONLY.test(value) ? date : new Date(Date.UTC(year, month - 1, day));
+  if (local.getUTCFullYear() !== year || local.getUTCMonth() !== month - 1 || local.getUTCDate() !== day) return undefined;
+  return date;
+}
+
+/** Normalises a valid date-time input to UTC ISO 8601 with milliseconds; leaves anything else for the validator. */
+export const NormalizeDateTime = (): PropertyDecorator =>
+  Transform(({ value }: { value: unknown }) => {
+    if (typeof value !== 'string') return value === '' ? null : value;
+    if (value === '') return null;
+    return parseDateTimeInput(value)?.toISOString() ?? value;
+  });
+
+export function IsDateTimeInput(options?: ValidationOptions): PropertyDecorator {
+  return (target: object, propertyName: string | symbol) =>
+    registerDecorator({
+      name: 'isDateTimeInput',
+      target: target.constructor,
+      propertyName: String(propertyName),
+      options: {
+        message: '$property must be an ISO 8601 date-time or a date (YYYY-MM-DD)',
+        ...options,
+      },
+      validator: {
+        validate: (value: unknown) => typeof value === 'string' && parseDateTimeInput(value) !== undefined,
+      },
+    });
+}
+
+/** Query integers arrive as text: digits become a number, anything else stays text and fails `@IsInt`. */
+export const ToInteger = (): PropertyDecorator =>
+  Transform(({ value }: { value: unknown }) => (typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : value));
+
+/** A comma-separated list (`status=reported,in_progress`) becomes an array; empty parts are dropped. */
+export const CommaList = (): PropertyDecorator =>
+  Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string'
+      ? value
+          .split(',')
+          .map((part) => part.trim())
+          .filter((part) => part !== '')
+      : value,
+  );

