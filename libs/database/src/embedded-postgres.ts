@@ -9,6 +9,8 @@ export interface EmbeddedDatabaseOptions {
   dataDir: string;
   port: number;
   database: string;
+  /** Keep the cluster on disk after stop (default); false deletes it, for throwaway test servers. */
+  persistent?: boolean;
 }
 
 export interface RunningDatabase {
@@ -77,7 +79,7 @@ export async function startEmbeddedDatabase(
     port: options.port,
     user: USER,
     password: PASSWORD,
-    persistent: true,
+    persistent: options.persistent ?? true,
     createPostgresUser: true,
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1'],
     onLog: log,

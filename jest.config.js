@@ -1,0 +1,32 @@
+/** Jest in native ESM mode (NestJS 12 is ESM-only); `npm test` runs it with --experimental-vm-modules. */
+export default {
+  testEnvironment: 'node',
+  rootDir: '.',
+  roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/test'],
+  testRegex: '\\.(e2e-)?spec\\.ts$',
+  extensionsToTreatAsEsm: ['.ts'],
+  moduleNameMapper: {
+    '^@app/common$': '<rootDir>/libs/common/src/index.ts',
+    '^@app/database$': '<rootDir>/libs/database/src/index.ts',
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
+  setupFiles: ['<rootDir>/test/support/esm-bridge.setup.ts'],
+  transformIgnorePatterns: ['/node_modules/(?!@nestjs/throttler/)'],
+  transform: {
+    'node_modules/@nestjs/throttler/.+\\.js$': '<rootDir>/test/support/esm-bridge-transform.cjs',
+    '^.+\\.ts$': [
+      'ts-jest',
+      {
+        useESM: true,
+        tsconfig: 'tsconfig.spec.json',
+        // Types are checked once by `tsc --noEmit` before Jest runs (see the test script).
+        diagnostics: false,
+        astTransformers: { before: ['<rootDir>/test/support/swagger-plugin.cjs'] },
+      },
+    ],
+  },
+  globalSetup: '<rootDir>/test/support/global-setup.mjs',
+  globalTeardown: '<rootDir>/test/support/global-teardown.mjs',
+  maxWorkers: 2,
+  testTimeout: 60_000,
+};
