@@ -1,5 +1,8 @@
 import { ApiKey, Team } from '@app/common';
 import { Contractor } from './contractors/contractor.entity.js';
+import { TenantUnit } from './tenants/tenant-unit.entity.js';
+import { Tenant } from './tenants/tenant.entity.js';
+import { Unit } from './units/unit.entity.js';
 
 /** Every entity, for the migration tooling (`ormconfig.ts`); the app itself loads them per module. */
-export const entities = [Team, ApiKey, Contractor];
+export const entities = [Team, ApiKey, Contractor, Unit, Tenant, TenantUnit];
