@@ -28,8 +28,8 @@ async function main(): Promise<number> {
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return 0;
   } catch (error) {
-    const known = error instanceof UsageError || error instanceof DomainError;
-    process.stderr.write(`${JSON.stringify({ error: known ? (error as Error).message : String(error) })}\n`);
+    const message = error instanceof UsageError || error instanceof DomainError ? error.message : String(error);
+    process.stderr.write(`${JSON.stringify({ error: message })}\n`);
     if (error instanceof UsageError) process.stderr.write(`${USAGE}\n`);
     return error instanceof UsageError ? 2 : 1;
   } finally {

@@ -26,7 +26,7 @@ function textOfHttpException(exception: HttpException): string {
 }
 
 /** PostgreSQL error codes that are the caller's fault or a temporary condition, not a server bug. */
-function describeDatabaseError(error: QueryFailedError): Failure | undefined {
+function describeDatabaseError(error: QueryFailedError<Error>): Failure | undefined {
   const code = (error.driverError as { code?: string } | undefined)?.code;
   switch (code) {
     case '23503':
@@ -50,13 +50,13 @@ export function describeFailure(exception: unknown): Failure | undefined {
   }
   if (exception instanceof HttpException) {
     const status = exception.getStatus();
-    if (status === HttpStatus.NOT_FOUND && /^Cannot [A-Z]+ /.test(exception.message)) {
+    if (status === 404 && /^Cannot [A-Z]+ /.test(exception.message)) {
       return { status, error: 'Route not found' };
     }
     return { status, error: textOfHttpException(exception) };
   }
   if (exception instanceof QueryFailedError) {
-    return describeDatabaseError(exception);
+    return describeDatabaseError(exception as QueryFailedError<Error>);
   }
   return undefined;
 }

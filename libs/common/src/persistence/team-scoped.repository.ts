@@ -69,7 +69,7 @@ export abstract class TeamScopedRepository<T extends TeamOwned> {
     const result = await this.repo(manager)
       .createQueryBuilder()
       .update()
-      .set({ ...values, updatedAt: () => "greatest(clock_timestamp(), updated_at + interval '1 millisecond')" } as never)
+      .set({ ...values, updatedAt: () => "greatest(clock_timestamp(), updated_at + interval '1 millisecond')" })
       .where('team_id = :teamId AND id = :id', { teamId, id })
       .execute();
     return (result.affected ?? 0) > 0;
