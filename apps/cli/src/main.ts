@@ -1,6 +1,6 @@
 import { NestFactory } from '@nestjs/core';
 import { ApiKeysService, DomainError } from '@app/common';
-import { resolveDatabase } from '@app/database';
+import { resolveDatabase, runPendingMigrations } from '@app/database';
 import { CliModule } from './cli.module.js';
 import { parseArgs, runCommand, USAGE, UsageError } from './commands.js';
 
@@ -22,6 +22,7 @@ async function main(): Promise<number> {
   }
 
   const database = await resolveDatabase(process.env);
+  await runPendingMigrations(database.url);
   const context = await NestFactory.createApplicationContext(CliModule.forRoot(database.url), { logger: false });
   try {
     const result = await runCommand(args, context.get(ApiKeysService));

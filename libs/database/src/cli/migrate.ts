@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../data-source-options.js';
 import { resolveDatabase } from '../embedded-postgres.js';
+import { runPendingMigrations } from '../migrate.js';
 
 /**
  * `npm run migration:run | migration:revert | migration:generate -- <Name>`, against DATABASE_URL or the
@@ -27,13 +28,13 @@ async function main(): Promise<number> {
       process.stdout.write('Add the new class to libs/database/src/migrations/index.ts.\n');
       return result.status ?? 1;
     }
+    if (command === 'run') {
+      const applied = await runPendingMigrations(database.url);
+      process.stdout.write(`${applied.length} migration(s) applied${applied.map((name) => `\n  ${name}`).join('')}\n`);
+      return 0;
+    }
     const dataSource = await new DataSource(dataSourceOptions(database.url)).initialize();
     try {
-      if (command === 'run') {
-        const applied = await dataSource.runMigrations({ transaction: 'each' });
-        process.stdout.write(`${applied.length} migration(s) applied${applied.map((m) => `\n  ${m.name}`).join('')}\n`);
-        return 0;
-      }
       if (command === 'revert') {
         await dataSource.undoLastMigration({ transaction: 'each' });
         process.stdout.write('Reverted the last migration\n');
