@@ -23,19 +23,19 @@ export class Contractor {
   @PrimaryColumn({ type: 'uuid' })
   id!: string;
 
-  @Column({ name: 'company_name', type: 'varchar', length: 260 })
+  @Column({ name: 'company_name', type: 'text' })
   companyName!: string;
 
-  @Column({ name: 'contact_name', type: 'varchar', length: 260 })
+  @Column({ name: 'contact_name', type: 'text' })
   contactName!: string;
 
-  @Column({ type: 'varchar', length: 254, nullable: true })
+  @Column({ type: 'text', nullable: true })
   email!: string | null;
 
-  @Column({ name: 'phone_number', type: 'varchar', length: 160, nullable: true })
+  @Column({ name: 'phone_number', type: 'text', nullable: true })
   phoneNumber!: string | null;
 
-  @Column({ name: 'full_address', type: 'varchar', length: 560, nullable: true })
+  @Column({ name: 'full_address', type: 'text', nullable: true })
   fullAddress!: string | null;
 
   @Column({ type: 'varchar', length: 16, default: 'active' })

@@ -26,9 +26,16 @@ function fieldsOf(dto: UpdateContractorDto): Partial<ContractorFields> {
   copy('coveragePostcodes', dto.coveragePostcodes);
   copy(
     'certifications',
-    dto.certifications?.map((c) => ({ type: c.type, registrationNumber: c.registrationNumber, expiryDate: c.expiryDate ?? null })),
+    dto.certifications?.map((c) => ({
+      type: c.type,
+      registrationNumber: c.registrationNumber,
+      expiryDate: c.expiryDate ?? null,
+    })),
   );
-  copy('insurance', dto.insurance?.map((i) => ({ type: i.type, amount: i.amount, expiryDate: i.expiryDate ?? null })));
+  copy(
+    'insurance',
+    dto.insurance?.map((i) => ({ type: i.type, amount: i.amount, expiryDate: i.expiryDate ?? null })),
+  );
   copy('notes', dto.notes);
   return fields;
 }
@@ -57,7 +64,11 @@ export class ContractorsService {
 
   async list(teamId: string, query: ListContractorsQuery): Promise<Page<ContractorResponse>> {
     const [rows, total] = await this.contractors.list(teamId, query);
-    return pageOf(rows.map(ContractorResponse.from), total, query);
+    return pageOf(
+      rows.map((row) => ContractorResponse.from(row)),
+      total,
+      query,
+    );
   }
 
   async get(teamId: string, id: string): Promise<ContractorResponse> {

@@ -8,16 +8,16 @@ export class Tenant {
   @PrimaryColumn({ type: 'uuid' })
   id!: string;
 
-  @Column({ name: 'first_name', type: 'varchar', length: 160 })
+  @Column({ name: 'first_name', type: 'text' })
   firstName!: string;
 
-  @Column({ name: 'last_name', type: 'varchar', length: 160 })
+  @Column({ name: 'last_name', type: 'text' })
   lastName!: string;
 
-  @Column({ type: 'varchar', length: 254, nullable: true })
+  @Column({ type: 'text', nullable: true })
   email!: string | null;
 
-  @Column({ name: 'phone_number', type: 'varchar', length: 160, nullable: true })
+  @Column({ name: 'phone_number', type: 'text', nullable: true })
   phoneNumber!: string | null;
 
   @Column({ type: 'text', nullable: true })

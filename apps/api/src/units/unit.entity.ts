@@ -8,25 +8,25 @@ export class Unit {
   @PrimaryColumn({ type: 'uuid' })
   id!: string;
 
-  @Column({ name: 'address_line1', type: 'varchar', length: 260 })
+  @Column({ name: 'address_line1', type: 'text' })
   addressLine1!: string;
 
-  @Column({ name: 'address_line2', type: 'varchar', length: 260, nullable: true })
+  @Column({ name: 'address_line2', type: 'text', nullable: true })
   addressLine2!: string | null;
 
-  @Column({ type: 'varchar', length: 160 })
+  @Column({ type: 'text' })
   city!: string;
 
-  @Column({ type: 'varchar', length: 160, nullable: true })
+  @Column({ type: 'text', nullable: true })
   county!: string | null;
 
-  @Column({ type: 'varchar', length: 160 })
+  @Column({ type: 'text' })
   country!: string;
 
-  @Column({ type: 'varchar', length: 80 })
+  @Column({ type: 'text' })
   postcode!: string;
 
-  @Column({ type: 'varchar', length: 160, nullable: true })
+  @Column({ type: 'text', nullable: true })
   area!: string | null;
 
   /** Derived from the address parts on every write (see the units service). */

@@ -9,7 +9,7 @@ export class ApiKey {
   @PrimaryColumn({ type: 'uuid', default: () => 'gen_random_uuid()' })
   id!: string;
 
-  @Column({ type: 'varchar', length: 260, nullable: true })
+  @Column({ type: 'text', nullable: true })
   name!: string | null;
 
   @Column({ name: 'key_hash', type: 'char', length: 64 })

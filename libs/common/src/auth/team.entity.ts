@@ -5,7 +5,7 @@ export class Team {
   @PrimaryGeneratedColumn('uuid')
   id!: string;
 
-  @Column({ type: 'varchar', length: 260 })
+  @Column({ type: 'text' })
   name!: string;
 
   /** Last work order number handed out; bumped in the same transaction as the insert, so codes have no gaps. */

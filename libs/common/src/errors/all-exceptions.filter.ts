@@ -29,6 +29,9 @@ function textOfHttpException(exception: HttpException): string {
 function describeDatabaseError(error: QueryFailedError<Error>): Failure | undefined {
   const code = (error.driverError as { code?: string } | undefined)?.code;
   switch (code) {
+    case '22021':
+    case '22P05':
+      return { status: 400, error: 'A value contains characters that cannot be stored' };
     case '23503':
       return { status: 400, error: 'A referenced record does not exist' };
     case '57014':

@@ -1,9 +1,11 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { ToInteger } from '../validation/transforms.js';
 
 /** `page`, `pageSize` and `search`, shared by every list endpoint. */
 export class PageQuery {
   /** Page number, from 1. */
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, default: 1 })
   @IsOptional()
   @ToInteger()
   @IsInt()
@@ -12,6 +14,7 @@ export class PageQuery {
   page: number = 1;
 
   /** Records per page. */
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 50, default: 20 })
   @IsOptional()
   @ToInteger()
   @IsInt()

@@ -1,7 +1,8 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The whole schema of the first release. `team_id` leads every key, index and foreign key so the data can be
+ * The whole schema of the first release. Text columns carry no length limit: the API validates lengths
+ * (counting as class-validator does), so the database never refuses a value the API accepted. `team_id` leads every key, index and foreign key so the data can be
  * distributed by team (CONTRACT "Scale-out design"); `teams` and `api_keys` are small reference tables.
  */
 export class InitialSchema1763750000000 implements MigrationInterface {
@@ -13,7 +14,7 @@ export class InitialSchema1763750000000 implements MigrationInterface {
     await db.query(`
       CREATE TABLE teams (
         id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
-        name varchar(260) NOT NULL,
+        name text NOT NULL,
         last_work_order_number integer NOT NULL DEFAULT 0,
         created_at timestamptz(3) NOT NULL DEFAULT now()
       )`);
@@ -22,7 +23,7 @@ export class InitialSchema1763750000000 implements MigrationInterface {
       CREATE TABLE api_keys (
         team_id uuid NOT NULL REFERENCES teams (id) ON DELETE CASCADE,
         id uuid NOT NULL DEFAULT gen_random_uuid(),
-        name varchar(260),
+        name text,
         key_hash char(64) NOT NULL,
         created_at timestamptz(3) NOT NULL DEFAULT now(),
         last_used_at timestamptz(3),
@@ -36,11 +37,11 @@ export class InitialSchema1763750000000 implements MigrationInterface {
       CREATE TABLE contractors (
         team_id uuid NOT NULL REFERENCES teams (id) ON DELETE CASCADE,
         id uuid NOT NULL DEFAULT gen_random_uuid(),
-        company_name varchar(260) NOT NULL,
-        contact_name varchar(260) NOT NULL,
-        email varchar(254),
-        phone_number varchar(160),
-        full_address varchar(560),
+        company_name text NOT NULL,
+        contact_name text NOT NULL,
+        email text,
+        phone_number text,
+        full_address text,
         status varchar(16) NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'inactive', 'on_holiday')),
         trades text[] NOT NULL DEFAULT '{}',
         coverage_postcodes text[] NOT NULL DEFAULT '{}',
@@ -60,10 +61,10 @@ export class InitialSchema1763750000000 implements MigrationInterface {
       CREATE TABLE landlords (
         team_id uuid NOT NULL REFERENCES teams (id) ON DELETE CASCADE,
         id uuid NOT NULL DEFAULT gen_random_uuid(),
-        name varchar(260) NOT NULL,
-        email varchar(254),
-        phone_number varchar(160),
-        full_address varchar(560),
+        name text NOT NULL,
+        email text,
+        phone_number text,
+        full_address text,
         status varchar(16) NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'inactive')),
         notes text,
         created_at timestamptz(3) NOT NULL DEFAULT now(),
@@ -76,13 +77,13 @@ export class InitialSchema1763750000000 implements MigrationInterface {
       CREATE TABLE units (
         team_id uuid NOT NULL REFERENCES teams (id) ON DELETE CASCADE,
         id uuid NOT NULL DEFAULT gen_random_uuid(),
-        address_line1 varchar(260) NOT NULL,
-        address_line2 varchar(260),
-        city varchar(160) NOT NULL,
-        county varchar(160),
-        country varchar(160) NOT NULL,
-        postcode varchar(80) NOT NULL,
-        area varchar(160),
+        address_line1 text NOT NULL,
+        address_line2 text,
+        city text NOT NULL,
+        county text,
+        country text NOT NULL,
+        postcode text NOT NULL,
+        area text,
         full_address text NOT NULL,
         created_at timestamptz(3) NOT NULL DEFAULT now(),
         updated_at timestamptz(3) NOT NULL DEFAULT now(),
@@ -94,10 +95,10 @@ export class InitialSchema1763750000000 implements MigrationInterface {
       CREATE TABLE tenants (
         team_id uuid NOT NULL REFERENCES teams (id) ON DELETE CASCADE,
         id uuid NOT NULL DEFAULT gen_random_uuid(),
-        first_name varchar(160) NOT NULL,
-        last_name varchar(160) NOT NULL,
-        email varchar(254),
-        phone_number varchar(160),
+        first_name text NOT NULL,
+        last_name text NOT NULL,
+        email text,
+        phone_number text,
         notes text,
         created_at timestamptz(3) NOT NULL DEFAULT now(),
         updated_at timestamptz(3) NOT NULL DEFAULT now(),
@@ -125,12 +126,12 @@ export class InitialSchema1763750000000 implements MigrationInterface {
         id uuid NOT NULL DEFAULT gen_random_uuid(),
         number integer NOT NULL,
         code varchar(20) GENERATED ALWAYS AS ('WO-' || number) STORED,
-        title varchar(260) NOT NULL,
+        title text NOT NULL,
         description text,
         status varchar(16) NOT NULL DEFAULT 'reported'
           CHECK (status IN ('reported', 'in_progress', 'completed', 'cancelled')),
         priority char(1) NOT NULL DEFAULT '2' CHECK (priority IN ('0', '1', '2', '3')),
-        availability varchar(260),
+        availability text,
         self_resolved boolean NOT NULL DEFAULT false,
         resolved_at timestamptz(3),
         intake_channel varchar(32) NOT NULL DEFAULT 'api',

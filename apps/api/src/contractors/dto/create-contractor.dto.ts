@@ -11,21 +11,28 @@ import {
   IsPositive,
   IsString,
   MaxLength,
+  ValidateIf,
   ValidateNested,
 } from 'class-validator';
 import { EmptyToNull, IsDateTimeInput, NormalizeDateTime } from '@app/common';
 import { CONTRACTOR_STATUSES, type ContractorStatus } from '../contractor.entity.js';
 
+// class-validator runs a property's rules bottom-up and the pipe reports only the first failure, so each
+// property lists its type check last: a missing or mistyped value is reported as such, not as "too long".
+
+/** May be left out but is not nullable: `null` fails the type check instead of reaching a NOT NULL column. */
+const IsOmittable = (): PropertyDecorator => ValidateIf((_object: object, value: unknown) => value !== undefined);
+
 export class CertificationDto {
   /** Kind of certification, e.g. "Gas Safe". */
-  @IsString()
-  @IsNotEmpty()
   @MaxLength(260)
+  @IsNotEmpty()
+  @IsString()
   type!: string;
 
-  @IsString()
-  @IsNotEmpty()
   @MaxLength(260)
+  @IsNotEmpty()
+  @IsString()
   registrationNumber!: string;
 
   /** A date-time, or a date alone (read as midnight UTC). */
@@ -38,15 +45,15 @@ export class CertificationDto {
 
 export class InsuranceDto {
   /** Kind of cover, e.g. "Public liability". */
-  @IsString()
-  @IsNotEmpty()
   @MaxLength(260)
+  @IsNotEmpty()
+  @IsString()
   type!: string;
 
   /** Amount of cover; strictly greater than 0. */
   @ApiProperty({ minimum: 0, exclusiveMinimum: true, example: 2000000 })
-  @IsNumber({ allowNaN: false, allowInfinity: false })
   @IsPositive()
+  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: '$property must be a finite number' })
   amount!: number;
 
   /** A date-time, or a date alone (read as midnight UTC). */
@@ -58,78 +65,88 @@ export class InsuranceDto {
 }
 
 export class CreateContractorDto {
-  @IsString()
-  @IsNotEmpty()
   @MaxLength(260)
+  @IsNotEmpty()
+  @IsString()
   companyName!: string;
 
-  @IsString()
-  @IsNotEmpty()
   @MaxLength(260)
+  @IsNotEmpty()
+  @IsString()
   contactName!: string;
 
   @IsOptional()
   @EmptyToNull()
-  @IsEmail()
   @MaxLength(254)
+  @IsEmail()
   email?: string | null;
 
   @IsOptional()
   @EmptyToNull()
-  @IsString()
   @MaxLength(160)
+  @IsString()
   phoneNumber?: string | null;
 
   @IsOptional()
   @EmptyToNull()
-  @IsString()
   @MaxLength(560)
+  @IsString()
   fullAddress?: string | null;
 
   @ApiPropertyOptional({ enum: CONTRACTOR_STATUSES, enumName: 'ContractorStatus', default: 'active' })
-  @IsOptional()
+  @IsOmittable()
   @IsIn(CONTRACTOR_STATUSES)
   status?: ContractorStatus;
 
   /** Trades practised, e.g. "plumbing"; replaces the whole list when given. */
-  @ApiPropertyOptional({ type: [String], maxItems: 50, default: [], items: { type: 'string', minLength: 1, maxLength: 100 } })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(50)
-  @IsString({ each: true })
-  @IsNotEmpty({ each: true })
+  @ApiPropertyOptional({
+    type: [String],
+    maxItems: 50,
+    default: [],
+    items: { type: 'string', minLength: 1, maxLength: 100 },
+  })
+  @IsOmittable()
   @MaxLength(100, { each: true })
+  @IsNotEmpty({ each: true })
+  @IsString({ each: true })
+  @ArrayMaxSize(50)
+  @IsArray()
   trades?: string[];
 
   /** Postcode prefixes covered (`SW1A` covers `SW1A 1AA`); replaces the whole list when given. */
-  @ApiPropertyOptional({ type: [String], maxItems: 500, default: [], items: { type: 'string', minLength: 1, maxLength: 16 } })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(500)
-  @IsString({ each: true })
-  @IsNotEmpty({ each: true })
+  @ApiPropertyOptional({
+    type: [String],
+    maxItems: 500,
+    default: [],
+    items: { type: 'string', minLength: 1, maxLength: 16 },
+  })
+  @IsOmittable()
   @MaxLength(16, { each: true })
+  @IsNotEmpty({ each: true })
+  @IsString({ each: true })
+  @ArrayMaxSize(500)
+  @IsArray()
   coveragePostcodes?: string[];
 
   @ApiPropertyOptional({ type: [CertificationDto], maxItems: 50, default: [] })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(50)
+  @IsOmittable()
   @ValidateNested({ each: true })
   @Type(() => CertificationDto)
+  @ArrayMaxSize(50)
+  @IsArray()
   certifications?: CertificationDto[];
 
   @ApiPropertyOptional({ type: [InsuranceDto], maxItems: 50, default: [] })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(50)
+  @IsOmittable()
   @ValidateNested({ each: true })
   @Type(() => InsuranceDto)
+  @ArrayMaxSize(50)
+  @IsArray()
   insurance?: InsuranceDto[];
 
   @IsOptional()
   @EmptyToNull()
-  @IsString()
   @MaxLength(10_000)
+  @IsString()
   notes?: string | null;
 }

@@ -1,0 +1,286 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createTestApp, type TestApp } from './support/test-app.js';
+import {
+  createContractor,
+  expectError,
+  expectFieldError,
+  fullContractorInput,
+  getContractor,
+  ISO_WITH_MS,
+  listContractors,
+  postContractor,
+  putContractor,
+  text,
+  type ContractorBody,
+  type Team,
+} from './factories/contractors.js';
+
+describe('GET and PUT /v1/contractors/:contractorId', () => {
+  let sut: TestApp;
+  let team: Team;
+  beforeAll(async () => {
+    sut = await createTestApp();
+    team = await sut.createTeam();
+  });
+  afterAll(() => sut.close());
+
+  const createFull = async (): Promise<ContractorBody> => {
+    const response = await postContractor(sut, team, fullContractorInput());
+    expect(response.status).toBe(201);
+    return response.body.data as ContractorBody;
+  };
+
+  /** A successful PUT, returning the record it answered with. */
+  const update = async (id: string, body: Record<string, unknown>, as: Team = team): Promise<ContractorBody> => {
+    const response = await putContractor(sut, as, id, body);
+    expect(response.status).toBe(200);
+    expect(Object.keys(response.body)).toEqual(['data']);
+    return response.body.data as ContractorBody;
+  };
+
+  const read = async (id: string): Promise<ContractorBody> => {
+    const response = await getContractor(sut, team, id);
+    expect(response.status).toBe(200);
+    return response.body.data as ContractorBody;
+  };
+
+  describe('GET one', () => {
+    it('returns the record, also when the id is written in upper case', async () => {
+      const created = await createFull();
+      expect(await read(created.id)).toEqual(created);
+      expect(await read(created.id.toUpperCase())).toEqual(created);
+    });
+
+    it('answers 404 for a UUID that names no contractor', async () => {
+      expect(expectError(await getContractor(sut, team, randomUUID()), 404)).toBe('Contractor not found');
+    });
+
+    it.each(['abc', '123', `${randomUUID()}0`, 'null'])('answers 400 for the non-UUID id %p', async (id) => {
+      expect(expectError(await getContractor(sut, team, id), 400)).toBe('contractorId must be a UUID');
+    });
+  });
+
+  describe('PUT', () => {
+    it('changes only the fields given and keeps createdAt', async () => {
+      const before = await createFull();
+      const after = await update(before.id, { phoneNumber: '  0161 496 0000 ', status: 'inactive' });
+      expect(after).toEqual({
+        ...before,
+        phoneNumber: '0161 496 0000',
+        status: 'inactive',
+        updatedAt: after.updatedAt,
+      });
+      expect(after.updatedAt).toMatch(ISO_WITH_MS);
+      expect(Date.parse(after.updatedAt)).toBeGreaterThan(Date.parse(before.updatedAt));
+      expect(await read(before.id)).toEqual(after);
+    });
+
+    it('can set every field at once', async () => {
+      const before = await createContractor(sut, team);
+      const after = await update(before.id, {
+        companyName: 'Renamed Ltd',
+        contactName: 'New Contact',
+        email: 'new@renamed.example',
+        phoneNumber: '1',
+        fullAddress: '2 Low Road',
+        status: 'on_holiday',
+        trades: ['glazing'],
+        coveragePostcodes: ['M1'],
+        certifications: [{ type: 'FENSA', registrationNumber: 'F1', expiryDate: '2027-01-31' }],
+        insurance: [{ type: 'Employer', amount: 0.01 }],
+        notes: 'n',
+      });
+      expect(after).toMatchObject({
+        companyName: 'Renamed Ltd',
+        contactName: 'New Contact',
+        email: 'new@renamed.example',
+        phoneNumber: '1',
+        fullAddress: '2 Low Road',
+        status: 'on_holiday',
+        trades: ['glazing'],
+        coveragePostcodes: ['M1'],
+        certifications: [{ type: 'FENSA', registrationNumber: 'F1', expiryDate: '2027-01-31T00:00:00.000Z' }],
+        insurance: [{ type: 'Employer', amount: 0.01, expiryDate: null }],
+        notes: 'n',
+      });
+    });
+
+    it('null or "" clears each nullable field', async () => {
+      const before = await createFull();
+      const cleared = await update(before.id, { email: null, phoneNumber: '', fullAddress: null, notes: '  ' });
+      expect(cleared).toMatchObject({ email: null, phoneNumber: null, fullAddress: null, notes: null });
+      expect(await update(before.id, { email: '' })).toMatchObject({ email: null });
+      expect(cleared.companyName).toBe(before.companyName);
+    });
+
+    it('replaces arrays whole; [] empties them', async () => {
+      const before = await createFull();
+      const replaced = await update(before.id, {
+        trades: ['roofing'],
+        certifications: [{ type: 'CSCS', registrationNumber: 'C9' }],
+      });
+      expect(replaced.trades).toEqual(['roofing']);
+      expect(replaced.certifications).toEqual([{ type: 'CSCS', registrationNumber: 'C9', expiryDate: null }]);
+      expect(replaced.coveragePostcodes).toEqual(before.coveragePostcodes);
+      expect(replaced.insurance).toEqual(before.insurance);
+      const emptied = await update(before.id, { trades: [], coveragePostcodes: [], certifications: [], insurance: [] });
+      expect(emptied).toMatchObject({ trades: [], coveragePostcodes: [], certifications: [], insurance: [] });
+    });
+
+    it('moves updatedAt forward on every success, even when nothing changes', async () => {
+      const before = await createFull();
+      const same = { companyName: before.companyName, trades: before.trades };
+      const stamps = [before.updatedAt];
+      for (const body of [same, same, {}, {}]) stamps.push((await update(before.id, body)).updatedAt);
+      for (let i = 1; i < stamps.length; i += 1) {
+        expect(Date.parse(stamps[i])).toBeGreaterThan(Date.parse(stamps[i - 1]));
+      }
+      const after = await read(before.id);
+      expect(after).toEqual({ ...before, updatedAt: stamps[stamps.length - 1] });
+    });
+
+    it('answers 404 for a UUID that names no contractor', async () => {
+      expect(expectError(await putContractor(sut, team, randomUUID(), { notes: 'x' }), 404)).toBe(
+        'Contractor not found',
+      );
+    });
+
+    it('answers 400 for a non-UUID id', async () => {
+      expect(expectError(await putContractor(sut, team, 'abc', { notes: 'x' }), 400)).toBe(
+        'contractorId must be a UUID',
+      );
+    });
+
+    describe('a rejected PUT changes nothing', () => {
+      const rejected: [field: string, body: Record<string, unknown>][] = [
+        ['companyName', { companyName: null }],
+        ['companyName', { companyName: '' }],
+        ['companyName', { companyName: '   ' }],
+        ['contactName', { contactName: null }],
+        ['contactName', { contactName: text(261) }],
+        ['email', { email: 'not-an-email' }],
+        ['status', { status: null }],
+        ['status', { status: 'retired' }],
+        ['trades', { trades: null }],
+        ['coveragePostcodes', { coveragePostcodes: null }],
+        ['certifications', { certifications: null }],
+        ['insurance', { insurance: null }],
+        ['notes', { notes: text(10_001) }],
+        ['insurance.0.amount', { insurance: [{ type: 'a', amount: 0 }] }],
+        [
+          'certifications.0.expiryDate',
+          { certifications: [{ type: 'a', registrationNumber: '1', expiryDate: '2027-02-31' }] },
+        ],
+        ['property id', { id: randomUUID() }],
+        ['property teamId', { teamId: randomUUID() }],
+        ['property rating', { rating: 4 }],
+        ['property completedJobs', { completedJobs: 1 }],
+        ['property createdAt', { createdAt: '2020-01-01' }],
+        ['property certifications.0.issuer', { certifications: [{ type: 'a', registrationNumber: '1', issuer: 'x' }] }],
+        ['property insurance.0.currency', { insurance: [{ type: 'a', amount: 1, currency: 'GBP' }] }],
+      ];
+      let original: ContractorBody;
+      beforeAll(async () => {
+        original = await createFull();
+      });
+
+      it.each(rejected)('%s: %j', async (field, body) => {
+        // Each refused body also carries a valid change, to show no part of it is applied.
+        expectFieldError(await putContractor(sut, team, original.id, { ...body, phoneNumber: '999' }), field);
+        expect(await read(original.id)).toEqual(original);
+      });
+    });
+  });
+
+  describe('completedJobs', () => {
+    it('counts the completed work orders assigned to the contractor, and nothing else', async () => {
+      const contractor = await createContractor(sut, team);
+      const other = await createContractor(sut, team);
+      const [unit] = await sut.sql<{ id: string }>(
+        `INSERT INTO units (team_id, address_line1, city, country, postcode, full_address)
+         VALUES ($1, '1 Road', 'Leeds', 'UK', 'LS1 1AA', '1 Road, Leeds, LS1 1AA, UK') RETURNING id`,
+        [team.teamId],
+      );
+      const orders: [status: string, contractorId: string | null][] = [
+        ['completed', contractor.id],
+        ['completed', contractor.id],
+        ['in_progress', contractor.id],
+        ['cancelled', contractor.id],
+        ['completed', other.id],
+        ['completed', null],
+      ];
+      for (const [index, [status, contractorId]] of orders.entries()) {
+        await sut.sql(
+          `INSERT INTO work_orders (team_id, number, title, status, unit_id, contractor_id) VALUES ($1, $2, 'Leak', $3, $4, $5)`,
+          [team.teamId, 1000 + index, status, unit.id, contractorId],
+        );
+      }
+      expect((await read(contractor.id)).completedJobs).toBe(2);
+      expect((await read(other.id)).completedJobs).toBe(1);
+      const listed = await listContractors(sut, team, { search: contractor.companyName });
+      expect(listed.body.data.map((c: ContractorBody) => [c.id, c.completedJobs])).toEqual([[contractor.id, 2]]);
+      expect((await update(contractor.id, { notes: 'x' })).completedJobs).toBe(2);
+    });
+  });
+
+  describe('another team', () => {
+    let owner: Team;
+    let stranger: Team;
+    let record: ContractorBody;
+    beforeAll(async () => {
+      owner = await sut.createTeam('Owner');
+      stranger = await sut.createTeam('Stranger');
+      record = (await postContractor(sut, owner, fullContractorInput({ companyName: 'Owners Only Ltd' }))).body
+        .data as ContractorBody;
+      await createContractor(sut, stranger, { companyName: 'Stranger Own Ltd' });
+    });
+
+    it('gets 404 reading it, exactly as for a missing record', async () => {
+      expect(expectError(await getContractor(sut, stranger, record.id), 404)).toBe('Contractor not found');
+    });
+
+    it('gets 404 updating it, and the record is unchanged', async () => {
+      const response = await putContractor(sut, stranger, record.id, { companyName: 'Hijacked', status: 'inactive' });
+      expect(expectError(response, 404)).toBe('Contractor not found');
+      const stored = await getContractor(sut, owner, record.id);
+      expect(stored.body.data).toEqual(record);
+    });
+
+    it('does not see it in its list or searches', async () => {
+      const all = await listContractors(sut, stranger);
+      expect(all.status).toBe(200);
+      expect(all.body.data.map((c: ContractorBody) => c.companyName)).toEqual(['Stranger Own Ltd']);
+      expect(all.body.pagination.total).toBe(1);
+      const queries: Record<string, string>[] = [
+        { search: 'Owners Only' },
+        { trade: 'plumbing' },
+        { postcode: 'SW1A 1AA' },
+        { status: 'on_holiday' },
+      ];
+      for (const query of queries) {
+        const found = await listContractors(sut, stranger, query);
+        expect({ query, total: found.body.pagination.total, data: found.body.data }).toEqual({
+          query,
+          total: 0,
+          data: [],
+        });
+      }
+      const mine = await listContractors(sut, owner, { search: 'Owners Only' });
+      expect(mine.body.data.map((c: ContractorBody) => c.id)).toEqual([record.id]);
+    });
+
+    it('cannot claim a record for a team through the body', async () => {
+      const response = await putContractor(sut, stranger, record.id, { teamId: stranger.teamId });
+      expectFieldError(response, 'property teamId');
+      expect((await getContractor(sut, owner, record.id)).body.data).toEqual(record);
+    });
+  });
+
+  it('checks the key before anything else', async () => {
+    const id = (await createContractor(sut, team)).id;
+    const anonymous = await sut.http().put(`/v1/contractors/${id}`).send({ companyName: '' });
+    expectError(anonymous, 401);
+    expectError(await sut.http().get('/v1/contractors/not-a-uuid'), 401);
+  });
+});
