@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { registerDecorator, ValidationOptions } from 'class-validator';
+import { registerDecorator, ValidateIf, ValidationOptions } from 'class-validator';
 
 /** An optional string that is empty (after trimming) is stored as `null`. */
 export const EmptyToNull = (): PropertyDecorator =>
@@ -58,3 +58,10 @@ export const CommaList = (): PropertyDecorator =>
           .filter((part) => part !== '')
       : value,
   );
+
+/**
+ * May be left out but is not nullable: unlike `@IsOptional()`, `null` is still validated (and fails the type
+ * check) instead of reaching a NOT NULL column.
+ */
+export const IsOmittable = (): PropertyDecorator =>
+  ValidateIf((_object: object, value: unknown) => value !== undefined);

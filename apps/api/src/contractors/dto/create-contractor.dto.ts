@@ -11,17 +11,13 @@ import {
   IsPositive,
   IsString,
   MaxLength,
-  ValidateIf,
   ValidateNested,
 } from 'class-validator';
-import { EmptyToNull, IsDateTimeInput, NormalizeDateTime } from '@app/common';
+import { EmptyToNull, IsDateTimeInput, IsOmittable, NormalizeDateTime } from '@app/common';
 import { CONTRACTOR_STATUSES, type ContractorStatus } from '../contractor.entity.js';
 
 // class-validator runs a property's rules bottom-up and the pipe reports only the first failure, so each
 // property lists its type check last: a missing or mistyped value is reported as such, not as "too long".
-
-/** May be left out but is not nullable: `null` fails the type check instead of reaching a NOT NULL column. */
-const IsOmittable = (): PropertyDecorator => ValidateIf((_object: object, value: unknown) => value !== undefined);
 
 export class CertificationDto {
   /** Kind of certification, e.g. "Gas Safe". */
