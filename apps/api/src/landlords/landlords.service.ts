@@ -1,0 +1,65 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { pageOf, RecordNotFoundError, type Page } from '@app/common';
+import { LandlordResponse } from './dto/landlord.response.js';
+import type { CreateLandlordDto } from './dto/create-landlord.dto.js';
+import type { ListLandlordsQuery } from './dto/list-landlords.query.js';
+import type { UpdateLandlordDto } from './dto/update-landlord.dto.js';
+import type { Landlord } from './landlord.entity.js';
+import { LandlordsRepository } from './landlords.repository.js';
+
+type Present<T, K extends keyof T> = { [P in K]?: Exclude<T[P], undefined> };
+
+// TODO(lead): move to @app/common as the shared "copy present fields" helper (contractors has its own).
+/** The listed keys the body actually carries: an omitted field keeps its stored value, `null` clears it. */
+function presentFields<T extends object, K extends keyof T>(source: T, keys: readonly K[]): Present<T, K> {
+  const fields: Present<T, K> = {};
+  for (const key of keys) {
+    const value = source[key];
+    if (value !== undefined) fields[key] = value as Exclude<T[K], undefined>;
+  }
+  return fields;
+}
+
+/** Everything a body may write; the rest of the row belongs to the server. */
+const WRITABLE_FIELDS = ['name', 'email', 'phoneNumber', 'fullAddress', 'status', 'notes'] as const;
+
+@Injectable()
+export class LandlordsService {
+  constructor(private readonly landlords: LandlordsRepository) {}
+
+  async create(teamId: string, dto: CreateLandlordDto): Promise<LandlordResponse> {
+    const id = randomUUID();
+    await this.landlords.insert(teamId, {
+      email: null,
+      phoneNumber: null,
+      fullAddress: null,
+      status: 'active',
+      notes: null,
+      ...presentFields(dto, WRITABLE_FIELDS),
+      id,
+    } as Omit<Landlord, 'teamId'>);
+    return this.get(teamId, id);
+  }
+
+  async list(teamId: string, query: ListLandlordsQuery): Promise<Page<LandlordResponse>> {
+    const [rows, total] = await this.landlords.list(teamId, query);
+    return pageOf(
+      rows.map((row) => LandlordResponse.from(row)),
+      total,
+      query,
+    );
+  }
+
+  async get(teamId: string, id: string): Promise<LandlordResponse> {
+    const landlord = await this.landlords.findOne(teamId, id);
+    if (!landlord) throw new RecordNotFoundError('Landlord');
+    return LandlordResponse.from(landlord);
+  }
+
+  async update(teamId: string, id: string, dto: UpdateLandlordDto): Promise<LandlordResponse> {
+    const updated = await this.landlords.update(teamId, id, presentFields(dto, WRITABLE_FIELDS));
+    if (!updated) throw new RecordNotFoundError('Landlord');
+    return this.get(teamId, id);
+  }
+}
