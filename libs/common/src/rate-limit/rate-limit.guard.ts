@@ -10,19 +10,26 @@ import {
 import type { Response } from 'express';
 import type { AuthenticatedRequest } from '../auth/caller.js';
 import { Clock } from '../clock/clock.js';
-import { SlidingWindowStore, WindowState } from './sliding-window.store.js';
+import { RateDecision, SlidingWindowStore, WindowState } from './sliding-window.store.js';
 
 export const WINDOW_MS = 60_000;
 export const ALL_REQUESTS = 'all';
 export const WRITE_REQUESTS = 'writes';
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** The window with the fewest requests left: the one whose numbers the caller needs to see. */
-function bindingWindow(windows: WindowState[]): WindowState {
+/**
+ * The window whose numbers the caller needs to see: the fewest requests left; among equals, the one that
+ * stays closed longest (the longer wait when refused, else the later reset), since a request needs room in
+ * every window it counts against.
+ */
+export function bindingWindow(windows: WindowState[]): WindowState {
+  const left = (window: WindowState): number => Math.max(0, window.limit - window.count);
+  const oldest = (window: WindowState): number => window.oldest ?? Number.NEGATIVE_INFINITY;
   return windows.reduce((hardest, window) => {
-    const left = (w: WindowState) => w.limit - w.count;
     if (left(window) !== left(hardest)) return left(window) < left(hardest) ? window : hardest;
-    return window.retryAfterMs > hardest.retryAfterMs ? window : hardest;
+    if (window.retryAfterMs !== hardest.retryAfterMs)
+      return window.retryAfterMs > hardest.retryAfterMs ? window : hardest;
+    return oldest(window) > oldest(hardest) ? window : hardest;
   });
 }
 
@@ -56,20 +63,21 @@ export class RateLimitGuard extends ThrottlerGuard {
       .map((throttler) => ({ name: throttler.name as string, limit: throttler.limit as number }));
     const now = this.clock.now();
 
-    let decision;
+    let decision: RateDecision;
     try {
       decision = await this.windows.consume(caller.apiKeyId, limits, now, WINDOW_MS);
     } catch (error) {
       // Fail open: an outage of the limit store must not take the API down with it.
       if (now - this.lastStoreWarning > 10_000) {
         this.lastStoreWarning = now;
-        this.log.warn(`rate-limit store unavailable, requests are not limited: ${(error as Error).message}`);
+        const reason = error instanceof Error ? error.message : String(error);
+        this.log.warn(`rate-limit store unavailable, requests are not limited: ${reason}`);
       }
       return true;
     }
 
     const response = http.getResponse<Response>();
-    const binding = bindingWindow(decision.allowed ? decision.windows : decision.windows.filter((w) => w.retryAfterMs > 0));
+    const binding = bindingWindow(decision.windows);
     const resetMs = binding.oldest === undefined ? now : binding.oldest + WINDOW_MS;
     response.setHeader('X-RateLimit-Limit', binding.limit);
     response.setHeader('X-RateLimit-Remaining', Math.max(0, binding.limit - binding.count));

@@ -1,4 +1,4 @@
-import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import { Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { Redis } from 'ioredis';
 import { AppConfig } from '../config/app-config.js';
@@ -7,16 +7,29 @@ import { ALL_REQUESTS, WINDOW_MS, WRITE_REQUESTS } from './rate-limit.guard.js';
 import { RedisSlidingWindowStore } from './redis.store.js';
 import { SlidingWindowStore } from './sliding-window.store.js';
 
-function createStore(config: AppConfig): SlidingWindowStore {
+async function createStore(config: AppConfig): Promise<SlidingWindowStore> {
   if (!config.REDIS_URL) return new MemorySlidingWindowStore();
   const redis = new Redis(config.REDIS_URL, {
-    // Fail fast instead of queueing while Redis is away; the guard then lets requests through.
+    // Commands fail at once while Redis is away (no queue, no per-command retries), so the guard can let
+    // requests through without waiting; the client keeps reconnecting in the background.
     enableOfflineQueue: false,
-    maxRetriesPerRequest: 1,
+    maxRetriesPerRequest: 0,
     connectTimeout: 2_000,
-    lazyConnect: false,
+    // A Redis that accepts connections but stops answering must not hold requests either.
+    commandTimeout: 1_000,
+    // Connected before the first request: without the offline queue, a command sent while the first
+    // connection is still being made would fail, and the first requests after boot would go unlimited.
+    lazyConnect: true,
   });
   redis.on('error', () => undefined);
+  try {
+    await redis.connect();
+  } catch (error) {
+    new Logger('RateLimit').warn(
+      `Redis at REDIS_URL is unreachable (${error instanceof Error ? error.message : String(error)}); ` +
+        'requests are not rate-limited until it answers',
+    );
+  }
   return new RedisSlidingWindowStore(redis);
 }
 

@@ -4,30 +4,34 @@ import { RateDecision, SlidingWindowStore, WindowLimit } from './sliding-window.
 
 /**
  * Checks and counts every window in one script, so concurrent requests on any number of instances see one
- * consistent count. KEYS: one sorted set per window (times as scores). ARGV: now, windowMs, member, limits…
- * Returns: allowed, then per window: count, oldest (or -1), retryAfterMs.
+ * consistent count, and a request is counted in all its windows or in none.
+ * KEYS: one sorted set per window (request times as scores).
+ * ARGV: now, expired (now - windowMs), windowMs, member, then one limit per key. Times travel as strings
+ * from the caller: Lua would print large numbers with 14 significant digits only.
+ * Returns: allowed (1/0), then per window: count, oldest (or -1), retryAfterMs.
  */
 const CONSUME_SCRIPT = `
 local now = tonumber(ARGV[1])
-local windowMs = tonumber(ARGV[2])
+local windowMs = tonumber(ARGV[3])
 local counts = {}
 local allowed = 1
 for i = 1, #KEYS do
-  redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', now - windowMs)
+  redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', ARGV[2])
   counts[i] = redis.call('ZCARD', KEYS[i])
-  if counts[i] >= tonumber(ARGV[3 + i]) then allowed = 0 end
+  if counts[i] >= tonumber(ARGV[4 + i]) then allowed = 0 end
 end
 local result = { allowed }
 for i = 1, #KEYS do
-  local limit = tonumber(ARGV[3 + i])
+  local limit = tonumber(ARGV[4 + i])
   if allowed == 1 then
-    redis.call('ZADD', KEYS[i], now, ARGV[3])
+    redis.call('ZADD', KEYS[i], ARGV[1], ARGV[4])
     redis.call('PEXPIRE', KEYS[i], windowMs)
     counts[i] = counts[i] + 1
   end
   local oldest = redis.call('ZRANGE', KEYS[i], 0, 0, 'WITHSCORES')
   local retry = 0
   if allowed == 0 and counts[i] >= limit then
+    -- Room for one more once the entries up to this rank have left the window.
     local entry = redis.call('ZRANGE', KEYS[i], counts[i] - limit, counts[i] - limit, 'WITHSCORES')
     retry = tonumber(entry[2]) + windowMs - now
   end
@@ -57,7 +61,8 @@ export class RedisSlidingWindowStore extends SlidingWindowStore {
       this.redis,
       keys.length,
       ...keys,
-      now,
+      String(now),
+      String(now - windowMs),
       windowMs,
       member,
       ...windows.map((window) => window.limit),

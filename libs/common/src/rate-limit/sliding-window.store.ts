@@ -31,7 +31,13 @@ export abstract class SlidingWindowStore implements ThrottlerStorage {
   abstract close(): Promise<void>;
 
   /** The stock throttler interface, for one window; our guard calls `consume` to check several atomically. */
-  async increment(key: string, ttl: number, limit: number, _block: number, name: string): Promise<ThrottlerStorageRecord> {
+  async increment(
+    key: string,
+    ttl: number,
+    limit: number,
+    _block: number,
+    name: string,
+  ): Promise<ThrottlerStorageRecord> {
     const now = Date.now();
     const decision = await this.consume(key, [{ name, limit }], now, ttl);
     const [state] = decision.windows;
