@@ -5,7 +5,7 @@ import pg from 'pg';
 import request from 'supertest';
 import TestAgent from 'supertest/lib/agent.js';
 import { AppModule } from '../../apps/api/src/app.module.js';
-import { configureApp } from '../../apps/api/src/configure-app.js';
+import { answerUnmatchedRoutes, configureApp } from '../../apps/api/src/configure-app.js';
 import { ApiKeysService, AppConfig, Clock, loadConfig, ManualClock, SystemClock, type CreatedKey } from '@app/common';
 
 export interface TestAppOptions {
@@ -74,6 +74,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const app = moduleRef.createNestApplication<NestExpressApplication>({ bodyParser: false, logger: false });
   configureApp(app, config);
   await app.init();
+  answerUnmatchedRoutes(app);
 
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
   return {

@@ -15,6 +15,10 @@ import {
 import { dataSourceOptions } from '@app/database';
 import { ContractorsModule } from './contractors/contractors.module.js';
 import { HealthModule } from './health/health.module.js';
+import { TenantsModule } from './tenants/tenants.module.js';
+import { UnitsModule } from './units/units.module.js';
+import { WorkOrdersModule } from './work-orders/work-orders.module.js';
+import { LandlordsModule } from './landlords/landlords.module.js';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -48,7 +52,6 @@ export class AppModule {
             poolSize: config.DB_POOL_SIZE,
             statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS,
           }),
-          migrationsRun: true,
           autoLoadEntities: true,
         }),
         AuthModule,
@@ -56,6 +59,10 @@ export class AppModule {
         RateLimitModule,
         HealthModule,
         ContractorsModule,
+        UnitsModule,
+        TenantsModule,
+        WorkOrdersModule,
+        LandlordsModule,
       ],
       providers: [
         // Guards run in this order: the key is checked before anything is counted or validated.

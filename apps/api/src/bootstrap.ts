@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppConfig } from '@app/common';
 import { AppModule } from './app.module.js';
-import { configureApp } from './configure-app.js';
+import { answerUnmatchedRoutes, configureApp } from './configure-app.js';
 
 const NEST_LEVELS: Record<AppConfig['LOG_LEVEL'], NestLogLevel[]> = {
   debug: ['debug', 'log', 'warn', 'error', 'fatal'],
@@ -13,12 +13,14 @@ const NEST_LEVELS: Record<AppConfig['LOG_LEVEL'], NestLogLevel[]> = {
   silent: [],
 };
 
-/** Creates and configures the API (not yet listening): used by `main.ts` and the end-to-end tests. */
+/** Creates, configures and initialises the API (not yet listening). */
 export async function createApi(config: AppConfig, databaseUrl: string): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot({ config, databaseUrl }), {
     bodyParser: false,
     logger: new ConsoleLogger({ json: true, logLevels: NEST_LEVELS[config.LOG_LEVEL] }),
   });
   configureApp(app, config);
+  await app.init();
+  answerUnmatchedRoutes(app);
   return app;
 }

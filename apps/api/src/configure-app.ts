@@ -1,5 +1,5 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import express from 'express';
 import {
   API_KEY_SCHEME,
@@ -16,6 +16,29 @@ import {
 export const API_PREFIX = 'v1';
 export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
 export const DOCS_PATH = 'docs';
+
+/**
+ * Update bodies are partial: an omitted field keeps its value, so the create defaults they inherit through
+ * `PartialType` would mislead. They are removed from every `Update…Dto` schema.
+ */
+function withoutUpdateDefaults(document: OpenAPIObject): void {
+  for (const [name, schema] of Object.entries(document.components?.schemas ?? {})) {
+    if (!/^Update\w+Dto$/.test(name) || !('properties' in schema)) continue;
+    for (const property of Object.values(schema.properties ?? {})) {
+      if ('default' in property) delete property.default;
+    }
+  }
+}
+
+/**
+ * After `app.init()`: requests no route matched, outside `/v1` too (Nest answers only under its prefix),
+ * get the same `404 {error}` as everything else.
+ */
+export function answerUnmatchedRoutes(app: NestExpressApplication): void {
+  app.use((_request: express.Request, response: express.Response) => {
+    response.status(404).json({ error: 'Route not found' });
+  });
+}
 
 /** Everything between creating the app and listening; shared by `main.ts` and the end-to-end tests. */
 export function configureApp(app: NestExpressApplication, config: AppConfig): void {
@@ -46,6 +69,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
       )
       .build(),
   );
+  withoutUpdateDefaults(document);
   SwaggerModule.setup(DOCS_PATH, app, document, {
     jsonDocumentUrl: OPENAPI_PATH,
     yamlDocumentUrl: `${API_PREFIX}/openapi.yaml`,

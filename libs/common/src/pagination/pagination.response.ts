@@ -1,11 +1,16 @@
+import { ApiProperty } from '@nestjs/swagger';
 import type { PageQuery } from './page.query.js';
 
 export class Pagination {
   /** Records matching the filters, across all pages. */
+  @ApiProperty({ type: 'integer', minimum: 0 })
   total!: number;
+  @ApiProperty({ type: 'integer', minimum: 1 })
   page!: number;
+  @ApiProperty({ type: 'integer', minimum: 1, maximum: 50 })
   pageSize!: number;
   /** `ceil(total / pageSize)`; 0 when there is nothing. */
+  @ApiProperty({ type: 'integer', minimum: 0 })
   pageCount!: number;
 }
 

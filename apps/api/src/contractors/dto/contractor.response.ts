@@ -37,9 +37,10 @@ export class ContractorResponse {
   @ApiProperty({ type: String, nullable: true })
   notes!: string | null;
   /** No rating source exists yet, so this is always null. */
-  @ApiProperty({ type: Number, nullable: true, example: null })
+  @ApiProperty({ type: 'integer', nullable: true, example: null })
   rating!: number | null;
   /** Completed work orders assigned to this contractor. */
+  @ApiProperty({ type: 'integer', minimum: 0 })
   completedJobs!: number;
   @ApiProperty({ format: 'date-time' })
   createdAt!: string;

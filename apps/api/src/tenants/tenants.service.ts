@@ -1,0 +1,101 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { InvalidReferenceError, pageOf, RecordNotFoundError, type Page } from '@app/common';
+import { UnitsRepository } from '../units/units.repository.js';
+import type { CreateTenantDto } from './dto/create-tenant.dto.js';
+import type { ListTenantsQuery } from './dto/list-tenants.query.js';
+import { TenantResponse } from './dto/tenant.response.js';
+import type { UpdateTenantDto } from './dto/update-tenant.dto.js';
+import { TenantUnitsRepository } from './tenant-units.repository.js';
+import { Tenant } from './tenant.entity.js';
+import { TenantsRepository } from './tenants.repository.js';
+
+type TenantFields = Pick<Tenant, 'firstName' | 'lastName' | 'email' | 'phoneNumber' | 'notes'>;
+
+/** Copies only the fields present in the body (`unitIds` is handled as links). */
+function fieldsOf(dto: UpdateTenantDto): Partial<TenantFields> {
+  const fields: Partial<TenantFields> = {};
+  const copy = <K extends keyof TenantFields>(key: K, value: TenantFields[K] | undefined) => {
+    if (value !== undefined) fields[key] = value;
+  };
+  copy('firstName', dto.firstName);
+  copy('lastName', dto.lastName);
+  copy('email', dto.email);
+  copy('phoneNumber', dto.phoneNumber);
+  copy('notes', dto.notes);
+  return fields;
+}
+
+@Injectable()
+export class TenantsService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly tenants: TenantsRepository,
+    private readonly units: UnitsRepository,
+    private readonly links: TenantUnitsRepository,
+  ) {}
+
+  async create(teamId: string, dto: CreateTenantDto): Promise<TenantResponse> {
+    const id = randomUUID();
+    await this.db.transaction(async (manager) => {
+      const unitIds = await this.checkUnitIds(teamId, dto.unitIds, manager);
+      await this.tenants.insert(
+        teamId,
+        { email: null, phoneNumber: null, notes: null, ...fieldsOf(dto), id } as Omit<Tenant, 'teamId'>,
+        manager,
+      );
+      if (unitIds) await this.links.replaceUnitsOfTenant(teamId, id, unitIds, manager);
+    });
+    return this.get(teamId, id);
+  }
+
+  async list(teamId: string, query: ListTenantsQuery): Promise<Page<TenantResponse>> {
+    const [rows, total] = await this.tenants.list(teamId, query);
+    const links = await this.links.unitsOfTenants(
+      teamId,
+      rows.map((tenant) => tenant.id),
+    );
+    return pageOf(
+      rows.map((tenant) => TenantResponse.from(tenant, links.get(tenant.id) ?? [])),
+      total,
+      query,
+    );
+  }
+
+  async get(teamId: string, id: string): Promise<TenantResponse> {
+    const tenant = await this.tenants.findOne(teamId, id);
+    if (!tenant) throw new RecordNotFoundError('Tenant');
+    const links = await this.links.unitsOfTenants(teamId, [id]);
+    return TenantResponse.from(tenant, links.get(id) ?? []);
+  }
+
+  async update(teamId: string, id: string, dto: UpdateTenantDto): Promise<TenantResponse> {
+    await this.db.transaction(async (manager) => {
+      // Updating first takes the tenant's row lock (concurrent link replacements queue up) and answers a
+      // missing tenant with 404 before any unit id is judged.
+      const updated = await this.tenants.update(teamId, id, fieldsOf(dto), manager);
+      if (!updated) throw new RecordNotFoundError('Tenant');
+      const unitIds = await this.checkUnitIds(teamId, dto.unitIds, manager);
+      if (unitIds) await this.links.replaceUnitsOfTenant(teamId, id, unitIds, manager);
+    });
+    return this.get(teamId, id);
+  }
+
+  /** The distinct ids (first occurrence kept) when every one is a unit of the team; a 400 naming the first that is not. */
+  private async checkUnitIds(
+    teamId: string,
+    unitIds: string[] | undefined,
+    manager: EntityManager,
+  ): Promise<string[] | undefined> {
+    if (unitIds === undefined) return undefined;
+    // PostgreSQL returns uuids in lower case; compare in that form so `ABC…` and `abc…` are one unit.
+    const normalized = unitIds.map((unitId) => unitId.toLowerCase());
+    const distinct = [...new Set(normalized)];
+    const existing = await this.units.existingIds(teamId, distinct, manager);
+    const missing = normalized.findIndex((unitId) => !existing.has(unitId));
+    if (missing >= 0) throw new InvalidReferenceError(`unitIds.${missing}`, 'Unit');
+    return distinct;
+  }
+}

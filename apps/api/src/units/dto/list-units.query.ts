@@ -1,0 +1,4 @@
+import { PageQuery } from '@app/common';
+
+/** `search` covers `fullAddress`. */
+export class ListUnitsQuery extends PageQuery {}

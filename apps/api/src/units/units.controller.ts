@@ -1,0 +1,57 @@
+import { Body, Controller, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
+import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiDataResponse, ApiErrors, ApiPageResponse, Authenticated, IdParam, TeamId, type Page } from '@app/common';
+import { CreateUnitDto } from './dto/create-unit.dto.js';
+import { ListUnitsQuery } from './dto/list-units.query.js';
+import { UnitResponse } from './dto/unit.response.js';
+import { UpdateUnitDto } from './dto/update-unit.dto.js';
+import { UnitsService } from './units.service.js';
+
+@ApiTags('Units')
+@Authenticated()
+@Controller('units')
+export class UnitsController {
+  constructor(private readonly units: UnitsService) {}
+
+  @Post()
+  @HttpCode(201)
+  @ApiOperation({ summary: 'Create a unit', description: '`fullAddress` is composed from the address parts.' })
+  @ApiDataResponse(UnitResponse, 201, 'Created')
+  @ApiErrors(400, 413)
+  async create(@TeamId() teamId: string, @Body() body: CreateUnitDto): Promise<{ data: UnitResponse }> {
+    return { data: await this.units.create(teamId, body) };
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'List units', description: 'Newest first; `search` matches within `fullAddress`.' })
+  @ApiPageResponse(UnitResponse)
+  @ApiErrors(400)
+  list(@TeamId() teamId: string, @Query() query: ListUnitsQuery): Promise<Page<UnitResponse>> {
+    return this.units.list(teamId, query);
+  }
+
+  @Get(':unitId')
+  @ApiOperation({ summary: 'Get a unit' })
+  @ApiParam({ name: 'unitId', format: 'uuid' })
+  @ApiDataResponse(UnitResponse)
+  @ApiErrors(400, 404)
+  async get(@TeamId() teamId: string, @IdParam('unitId') id: string): Promise<{ data: UnitResponse }> {
+    return { data: await this.units.get(teamId, id) };
+  }
+
+  @Put(':unitId')
+  @ApiOperation({
+    summary: 'Update a unit',
+    description: 'Partial: omitted parts keep their value, `null` clears an optional one; `fullAddress` is recomputed.',
+  })
+  @ApiParam({ name: 'unitId', format: 'uuid' })
+  @ApiDataResponse(UnitResponse)
+  @ApiErrors(400, 404, 413)
+  async update(
+    @TeamId() teamId: string,
+    @IdParam('unitId') id: string,
+    @Body() body: UpdateUnitDto,
+  ): Promise<{ data: UnitResponse }> {
+    return { data: await this.units.update(teamId, id, body) };
+  }
+}
