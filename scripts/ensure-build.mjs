@@ -6,7 +6,15 @@ import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
 const stamp = join(root, 'dist', '.build-stamp');
-const inputs = ['apps', 'libs', 'ormconfig.ts', 'tsconfig.json', 'tsconfig.build.json', 'nest-cli.json', 'package.json'];
+const inputs = [
+  'apps',
+  'libs',
+  'ormconfig.ts',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'nest-cli.json',
+  'package.json',
+];
 
 function newest(path) {
   if (!existsSync(path)) return 0;

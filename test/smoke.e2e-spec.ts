@@ -10,9 +10,16 @@ describe('smoke', () => {
 
   it('creates and reads a contractor', async () => {
     const team = await sut.createTeam();
-    const created = await sut.http().post('/v1/contractors').set(...bearer(team)).send({ companyName: 'A', contactName: 'B' });
+    const created = await sut
+      .http()
+      .post('/v1/contractors')
+      .set(...bearer(team))
+      .send({ companyName: 'A', contactName: 'B' });
     expect(created.status).toBe(201);
-    const read = await sut.http().get(`/v1/contractors/${created.body.data.id}`).set(...bearer(team));
+    const read = await sut
+      .http()
+      .get(`/v1/contractors/${created.body.data.id}`)
+      .set(...bearer(team));
     expect(read.body.data.companyName).toBe('A');
   });
 });

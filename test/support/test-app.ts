@@ -34,7 +34,8 @@ const created: string[] = [];
 export async function createTestDatabase(): Promise<string> {
   const serverUrl = process.env.TEST_DATABASE_SERVER_URL;
   const template = process.env.TEST_DATABASE_TEMPLATE;
-  if (!serverUrl || !template) throw new Error('run the tests through `npm test` (jest globalSetup prepares the database)');
+  if (!serverUrl || !template)
+    throw new Error('run the tests through `npm test` (jest globalSetup prepares the database)');
   const name = `ppa_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
@@ -64,7 +65,12 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const ownsDatabase = options.databaseUrl === undefined;
   const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
   const config = loadConfig(
-    { NODE_ENV: 'test', LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '1000000', RATE_LIMIT_WRITES_PER_MINUTE: '1000000' },
+    {
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      RATE_LIMIT_PER_MINUTE: '1000000',
+      RATE_LIMIT_WRITES_PER_MINUTE: '1000000',
+    },
     options.config,
   );
   const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot({ config, databaseUrl })] })

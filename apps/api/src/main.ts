@@ -28,7 +28,9 @@ if (!config.isProduction) {
     );
   }
 }
-process.stdout.write(`Property Portfolio API on ${baseUrl}/v1 — Swagger UI ${baseUrl}/${DOCS_PATH}, OpenAPI ${baseUrl}/${OPENAPI_PATH}\n`);
+process.stdout.write(
+  `Property Portfolio API on ${baseUrl}/v1 — Swagger UI ${baseUrl}/${DOCS_PATH}, OpenAPI ${baseUrl}/${OPENAPI_PATH}\n`,
+);
 
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {

@@ -110,7 +110,10 @@ export async function startEmbeddedDatabase(
 }
 
 /** `DATABASE_URL` when set; otherwise the embedded server, started if need be. */
-export async function resolveDatabase(env: NodeJS.ProcessEnv = process.env, log?: (line: string) => void): Promise<RunningDatabase> {
+export async function resolveDatabase(
+  env: NodeJS.ProcessEnv = process.env,
+  log?: (line: string) => void,
+): Promise<RunningDatabase> {
   if (env.DATABASE_URL) {
     return { url: env.DATABASE_URL, stop: async () => undefined };
   }

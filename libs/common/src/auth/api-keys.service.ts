@@ -52,7 +52,9 @@ export class ApiKeysService {
   async listKeys(teamId: string): Promise<KeyListing[]> {
     const team = await this.db.getRepository(Team).findOneBy({ id: teamId });
     if (!team) throw new RecordNotFoundError('Team');
-    const keys = await this.db.getRepository(ApiKey).find({ where: { teamId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    const keys = await this.db
+      .getRepository(ApiKey)
+      .find({ where: { teamId }, order: { createdAt: 'ASC', id: 'ASC' } });
     return keys.map((key) => ({
       apiKeyId: key.id,
       name: key.name,
@@ -97,11 +99,7 @@ export class ApiKeysService {
     this.db.query('UPDATE api_keys SET last_used_at = now() WHERE id = $1', [apiKeyId]).catch(() => undefined);
   }
 
-  private async insertKey(
-    repository: Repository<ApiKey>,
-    teamId: string,
-    name: string | null,
-  ): Promise<CreatedKey> {
+  private async insertKey(repository: Repository<ApiKey>, teamId: string, name: string | null): Promise<CreatedKey> {
     const apiKey = generateApiKey();
     const id = randomUUID();
     await repository.insert({ teamId, id, name, keyHash: hashApiKey(apiKey) });

@@ -14,7 +14,10 @@ const ERROR_TEXT: Record<number, string> = {
 };
 
 const RATE_LIMIT_HEADERS = {
-  'X-RateLimit-Limit': { description: 'Requests allowed in the window that binds hardest', schema: { type: 'integer' } },
+  'X-RateLimit-Limit': {
+    description: 'Requests allowed in the window that binds hardest',
+    schema: { type: 'integer' },
+  },
   'X-RateLimit-Remaining': { description: 'Requests left in that window after this one', schema: { type: 'integer' } },
   'X-RateLimit-Reset': {
     description: 'Unix second at which the oldest counted request leaves the window',
@@ -36,7 +39,10 @@ export function ApiErrors(...statuses: number[]): MethodDecorator & ClassDecorat
           status === 429
             ? {
                 ...RATE_LIMIT_HEADERS,
-                'Retry-After': { description: 'Seconds until the request would be accepted', schema: { type: 'integer' } },
+                'Retry-After': {
+                  description: 'Seconds until the request would be accepted',
+                  schema: { type: 'integer' },
+                },
               }
             : undefined,
       }),

@@ -55,8 +55,11 @@ export abstract class TeamScopedRepository<T extends TeamOwned> {
   /** Which of `ids` belong to the team. */
   async existingIds(teamId: string, ids: string[], manager?: EntityManager): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
-    const rows = await this.query(teamId, (qb) => qb.select(`${this.alias}.id`, 'id').where(`${this.alias}.id IN (:...ids)`, { ids }), manager)
-      .getRawMany<{ id: string }>();
+    const rows = await this.query(
+      teamId,
+      (qb) => qb.select(`${this.alias}.id`, 'id').where(`${this.alias}.id IN (:...ids)`, { ids }),
+      manager,
+    ).getRawMany<{ id: string }>();
     return new Set(rows.map((row) => row.id));
   }
 

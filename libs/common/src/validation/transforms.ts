@@ -16,7 +16,8 @@ export function parseDateTimeInput(value: string): Date | undefined {
   // Reject calendar overflow such as 2027-02-31, which Date silently rolls into March.
   const [year, month, day] = value.slice(0, 10).split('-').map(Number);
   const local = DATE_ONLY.test(value) ? date : new Date(Date.UTC(year, month - 1, day));
-  if (local.getUTCFullYear() !== year || local.getUTCMonth() !== month - 1 || local.getUTCDate() !== day) return undefined;
+  if (local.getUTCFullYear() !== year || local.getUTCMonth() !== month - 1 || local.getUTCDate() !== day)
+    return undefined;
   return date;
 }
 
@@ -46,7 +47,9 @@ export function IsDateTimeInput(options?: ValidationOptions): PropertyDecorator 
 
 /** Query integers arrive as text: digits become a number, anything else stays text and fails `@IsInt`. */
 export const ToInteger = (): PropertyDecorator =>
-  Transform(({ value }: { value: unknown }) => (typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : value));
+  Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : value,
+  );
 
 /** A comma-separated list (`status=reported,in_progress`) becomes an array; empty parts are dropped. */
 export const CommaList = (): PropertyDecorator =>

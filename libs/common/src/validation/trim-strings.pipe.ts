@@ -13,7 +13,8 @@ function trimDeep(value: unknown, path: string): unknown {
     if (value.includes('\u0000')) throw new BadRequestException(`${path || 'value'} must not contain NUL characters`);
     return value.trim();
   }
-  if (Array.isArray(value)) return value.map((item, index) => trimDeep(item, path ? `${path}.${index}` : String(index)));
+  if (Array.isArray(value))
+    return value.map((item, index) => trimDeep(item, path ? `${path}.${index}` : String(index)));
   if (isPlainObject(value)) {
     return Object.fromEntries(
       Object.entries(value).map(([key, item]) => [key, trimDeep(item, path ? `${path}.${key}` : key)]),

@@ -163,11 +163,22 @@ export class InitialSchema1763750000000 implements MigrationInterface {
     await db.query(`CREATE INDEX units_full_address_trgm ON units USING gin (full_address gin_trgm_ops)`);
     await db.query(`CREATE INDEX tenants_search_trgm ON tenants USING gin (
       (first_name || chr(31) || last_name || chr(31) || coalesce(email, '') || chr(31) || coalesce(phone_number, '')) gin_trgm_ops)`);
-    await db.query(`CREATE INDEX work_orders_search_trgm ON work_orders USING gin ((title || chr(31) || code) gin_trgm_ops)`);
+    await db.query(
+      `CREATE INDEX work_orders_search_trgm ON work_orders USING gin ((title || chr(31) || code) gin_trgm_ops)`,
+    );
   }
 
   async down(db: QueryRunner): Promise<void> {
-    for (const table of ['work_orders', 'tenant_units', 'tenants', 'units', 'landlords', 'contractors', 'api_keys', 'teams']) {
+    for (const table of [
+      'work_orders',
+      'tenant_units',
+      'tenants',
+      'units',
+      'landlords',
+      'contractors',
+      'api_keys',
+      'teams',
+    ]) {
       await db.query(`DROP TABLE IF EXISTS ${table}`);
     }
   }

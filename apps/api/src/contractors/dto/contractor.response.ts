@@ -65,7 +65,11 @@ export class ContractorResponse {
         registrationNumber: c.registrationNumber,
         expiryDate: c.expiryDate ?? null,
       })),
-      insurance: contractor.insurance.map((i) => ({ type: i.type, amount: i.amount, expiryDate: i.expiryDate ?? null })),
+      insurance: contractor.insurance.map((i) => ({
+        type: i.type,
+        amount: i.amount,
+        expiryDate: i.expiryDate ?? null,
+      })),
       notes: contractor.notes,
       rating: null,
       completedJobs: Number(contractor.completedJobs ?? 0),
