@@ -32,16 +32,39 @@ export class WorkOrdersRepository extends TeamScopedRepository<WorkOrder> {
   }
 
   list(teamId: string, query: ListWorkOrdersQuery): Promise<[WorkOrder[], number]> {
-    return this.page(teamId, query, (qb) => {
-      withLinks(qb);
-      const pattern = containsPattern(query.search);
-      if (pattern) qb.andWhere(`${SEARCH_EXPRESSION} ILIKE :pattern`, { pattern });
-      if (query.status?.length) qb.andWhere('w.status IN (:...statuses)', { statuses: query.status });
-      if (query.priority?.length) qb.andWhere('w.priority IN (:...priorities)', { priorities: query.priority });
-      if (query.unitId) qb.andWhere('w.unit_id = :unitId', { unitId: query.unitId });
-      if (query.tenantId) qb.andWhere('w.tenant_id = :tenantId', { tenantId: query.tenantId });
-      if (query.contractorId) qb.andWhere('w.contractor_id = :contractorId', { contractorId: query.contractorId });
-    });
+    const countedByStatusAndPriority = !query.search && !query.unitId && !query.tenantId && !query.contractorId;
+    return this.page(
+      teamId,
+      query,
+      (qb) => {
+        const pattern = containsPattern(query.search);
+        if (pattern) qb.andWhere(`${SEARCH_EXPRESSION} ILIKE :pattern`, { pattern });
+        if (query.status?.length) qb.andWhere('w.status IN (:...statuses)', { statuses: query.status });
+        if (query.priority?.length) qb.andWhere('w.priority IN (:...priorities)', { priorities: query.priority });
+        if (query.unitId) qb.andWhere('w.unit_id = :unitId', { unitId: query.unitId });
+        if (query.tenantId) qb.andWhere('w.tenant_id = :tenantId', { tenantId: query.tenantId });
+        if (query.contractorId) qb.andWhere('w.contractor_id = :contractorId', { contractorId: query.contractorId });
+      },
+      {
+        select: withLinks,
+        total: countedByStatusAndPriority ? () => this.countByStatusAndPriority(teamId, query) : undefined,
+      },
+    );
+  }
+
+  /**
+   * The exact number of the team's work orders with the given statuses and priorities (all when none), read
+   * from `work_order_counts`, which a trigger keeps in the same transaction as every write.
+   */
+  private async countByStatusAndPriority(teamId: string, query: ListWorkOrdersQuery): Promise<number> {
+    const rows: { total: string | null }[] = await this.repository.manager.query(
+      `SELECT sum(count) AS total FROM work_order_counts
+        WHERE team_id = $1
+          AND ($2::text[] IS NULL OR status = ANY ($2))
+          AND ($3::text[] IS NULL OR priority = ANY ($3))`,
+      [teamId, query.status?.length ? query.status : null, query.priority?.length ? query.priority : null],
+    );
+    return Number(rows[0]?.total ?? 0);
   }
 
   /** One work order with its unit, tenant and contractor. */

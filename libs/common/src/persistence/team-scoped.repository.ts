@@ -32,20 +32,34 @@ export abstract class TeamScopedRepository<T extends TeamOwned> {
     return qb.andWhere(`${this.alias}.team_id = :scopeTeamId`, { scopeTeamId: teamId });
   }
 
-  /** One page, newest first (ties by id), plus the exact total: two round trips. */
+  /**
+   * One page, newest first (ties by id), plus the exact total: two round trips, run side by side.
+   * `filter` narrows both; `select` (joins, column choice) shapes only the page, so the total is a plain
+   * `COUNT(*)` over the filtered rows. `total` replaces that count when the caller can know it cheaper.
+   */
   protected async page(
     teamId: string,
     paging: Pick<PageQuery, 'page' | 'pageSize'>,
-    shape: (qb: SelectQueryBuilder<T>) => void,
+    filter: (qb: SelectQueryBuilder<T>) => void,
+    options: { select?: (qb: SelectQueryBuilder<T>) => void; total?: () => Promise<number> } = {},
   ): Promise<[T[], number]> {
-    const rows = this.query(teamId, shape)
+    const rows = this.query(teamId, (qb) => {
+      options.select?.(qb);
+      filter(qb);
+    })
       .orderBy(`${this.alias}.created_at`, 'DESC')
       .addOrderBy(`${this.alias}.id`, 'DESC')
       .offset((paging.page - 1) * paging.pageSize)
       .limit(paging.pageSize)
       .getMany();
-    const total = this.query(teamId, shape).getCount();
+    const total = options.total ? options.total() : this.count(teamId, filter);
     return Promise.all([rows, total]);
+  }
+
+  /** `COUNT(*)` of the team's rows that pass `filter` (TypeORM's getCount() counts DISTINCT keys: slower). */
+  protected async count(teamId: string, filter: (qb: SelectQueryBuilder<T>) => void): Promise<number> {
+    const row = await this.query(teamId, filter).select('COUNT(*)', 'total').getRawOne<{ total: string }>();
+    return Number(row?.total ?? 0);
   }
 
   async findOne(teamId: string, id: string, manager?: EntityManager): Promise<T | null> {
