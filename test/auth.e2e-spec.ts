@@ -2,14 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createHash, randomUUID } from 'node:crypto';
 import type { Response } from 'supertest';
 import { ApiKeysService, generateApiKey, type CreatedKey } from '@app/common';
-import {
-  createContractor,
-  expectError,
-  getContractor,
-  listContractors,
-  putContractor,
-} from './factories/contractors.js';
+import { createContractor, getContractor, listContractors, putContractor } from './factories/contractors.js';
 import { bearer, createTestApp, type TestApp } from './support/test-app.js';
+import { expectError } from './support/assertions.js';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 

@@ -3,13 +3,12 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { expectError } from './factories/contractors.js';
 import { bearer, createTestApp, createTestDatabase, type TestApp } from './support/test-app.js';
+import { expectError, UUID } from './support/assertions.js';
 
 /** Built by the test script (`scripts/ensure-build.mjs`) before Jest starts. */
 const CLI = fileURLToPath(new URL('../dist/apps/cli/src/main.js', import.meta.url));
 const API_KEY = /^ppk_[0-9A-Za-z]{32,}$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 interface Run {
   code: number | null;

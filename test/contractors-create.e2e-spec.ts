@@ -1,20 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createTestApp, type TestApp } from './support/test-app.js';
+import { createTestApp, type Team, type TestApp } from './support/test-app.js';
 import {
   CONTRACTOR_KEYS,
   contractorInput,
   countContractors,
   createContractor,
-  emailOfLength,
-  expectFieldError,
   fullContractorInput,
   getContractor,
-  ISO_WITH_MS,
   postContractor,
-  text,
-  UUID,
-  type Team,
 } from './factories/contractors.js';
+import { expectFieldError, ISO_WITH_MS, UUID } from './support/assertions.js';
+import { emailOfLength, text } from './support/inputs.js';
 
 describe('POST /v1/contractors', () => {
   let sut: TestApp;

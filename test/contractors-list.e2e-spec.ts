@@ -1,14 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createTestApp, type TestApp } from './support/test-app.js';
-import {
-  CONTRACTOR_KEYS,
-  createContractor,
-  expectFieldError,
-  listContractors,
-  text,
-  type ContractorBody,
-  type Team,
-} from './factories/contractors.js';
+import { createTestApp, type Team, type TestApp } from './support/test-app.js';
+import { CONTRACTOR_KEYS, createContractor, listContractors, type ContractorBody } from './factories/contractors.js';
+import { expectFieldError } from './support/assertions.js';
+import { text } from './support/inputs.js';
 
 type Query = Record<string, string | number>;
 

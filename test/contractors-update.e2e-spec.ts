@@ -1,20 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createTestApp, type TestApp } from './support/test-app.js';
+import { createTestApp, type Team, type TestApp } from './support/test-app.js';
 import {
   createContractor,
-  expectError,
-  expectFieldError,
   fullContractorInput,
   getContractor,
-  ISO_WITH_MS,
   listContractors,
   postContractor,
   putContractor,
-  text,
   type ContractorBody,
-  type Team,
 } from './factories/contractors.js';
+import { expectError, expectFieldError, ISO_WITH_MS } from './support/assertions.js';
+import { text } from './support/inputs.js';
 
 describe('GET and PUT /v1/contractors/:contractorId', () => {
   let sut: TestApp;

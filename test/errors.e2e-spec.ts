@@ -1,11 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import type { CreatedKey } from '@app/common';
-import { countContractors, createContractor, expectError } from './factories/contractors.js';
+import {
+  countContractors,
+  createContractor,
+  getContractor,
+  listContractors,
+  postContractor,
+} from './factories/contractors.js';
 import { bearer, createTestApp, type TestApp } from './support/test-app.js';
+import { expectError, UUID } from './support/assertions.js';
 
 const MAX_BODY_BYTES = 1_048_576;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** A valid create body padded with trailing whitespace (still valid JSON) to exactly `bytes` bytes. */
 function contractorBodyOfSize(bytes: number): string {
@@ -99,10 +105,7 @@ describe('error responses', () => {
         .set('Content-Type', 'application/json')
         .send(JSON.stringify({ notes: 'x'.repeat(MAX_BODY_BYTES) }));
       expectError(response, 413);
-      const after = await sut
-        .http()
-        .get(`/v1/contractors/${contractor.id}`)
-        .set(...bearer(team));
+      const after = await getContractor(sut, team, contractor.id);
       expect(after.body.data).toEqual(contractor);
     });
 
@@ -166,10 +169,7 @@ describe('error responses', () => {
         .set(...bearer(team))
         .send({ companyName: 'Changed' });
       expectError(response, 404);
-      const after = await sut
-        .http()
-        .get(`/v1/contractors/${contractor.id}`)
-        .set(...bearer(team));
+      const after = await getContractor(sut, team, contractor.id);
       expect(after.body.data).toEqual(contractor);
     });
   });
@@ -266,31 +266,9 @@ describe('an unexpected server fault', () => {
   afterAll(() => sut.close());
 
   it.each([
-    [
-      'listing',
-      () =>
-        sut
-          .http()
-          .get('/v1/contractors')
-          .set(...bearer(team)),
-    ],
-    [
-      'reading one',
-      () =>
-        sut
-          .http()
-          .get(`/v1/contractors/${contractorId}`)
-          .set(...bearer(team)),
-    ],
-    [
-      'creating',
-      () =>
-        sut
-          .http()
-          .post('/v1/contractors')
-          .set(...bearer(team))
-          .send({ companyName: 'A', contactName: 'B' }),
-    ],
+    ['listing', () => listContractors(sut, team)],
+    ['reading one', () => getContractor(sut, team, contractorId)],
+    ['creating', () => postContractor(sut, team, { companyName: 'A', contactName: 'B' })],
   ])('answers %s with a bare 500 and no stack trace or SQL', async (_, send) => {
     const response = await send();
     expect(response.status).toBe(500);

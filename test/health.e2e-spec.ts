@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import type { CreatedKey } from '@app/common';
-import { expectError } from './factories/contractors.js';
 import { bearer, createTestApp, type TestApp } from './support/test-app.js';
+import { expectError } from './support/assertions.js';
 
 describe('health probes', () => {
   let sut: TestApp;

@@ -2,24 +2,18 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import {
   countLandlords,
   createLandlord,
-  emailOfLength,
-  expectError,
-  expectFieldError,
   fullLandlordInput,
   getLandlord,
-  idsOf,
-  ISO_WITH_MS,
   LANDLORD_KEYS,
   landlordInput,
   listLandlords,
   postLandlord,
   putLandlord,
-  text,
-  UUID,
   type LandlordBody,
-  type Team,
 } from './factories/landlords.js';
-import { bearer, createTestApp, type TestApp } from './support/test-app.js';
+import { bearer, createTestApp, type Team, type TestApp } from './support/test-app.js';
+import { expectError, expectFieldError, idsOf, ISO_WITH_MS, UUID } from './support/assertions.js';
+import { emailOfLength, text } from './support/inputs.js';
 
 const LIMITS: [field: string, max: number][] = [
   ['name', 260],

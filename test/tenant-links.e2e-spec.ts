@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createTestApp, type TestApp } from './support/test-app.js';
+import { createTestApp, type Team, type TestApp } from './support/test-app.js';
 import {
   createTenant,
   getTenant,
@@ -10,17 +10,8 @@ import {
   tenantInput,
   type TenantBody,
 } from './factories/tenants.js';
-import {
-  createUnit,
-  expectError,
-  expectFieldError,
-  getUnit,
-  listUnits,
-  putUnit,
-  UUID,
-  type Team,
-  type UnitBody,
-} from './factories/units.js';
+import { createUnit, getUnit, listUnits, putUnit, type UnitBody } from './factories/units.js';
+import { expectError, expectFieldError, UUID } from './support/assertions.js';
 
 describe('Tenant–unit links (unitIds, tenantUnits)', () => {
   let sut: TestApp;

@@ -1,22 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createTestApp, type TestApp } from './support/test-app.js';
+import { createTestApp, type Team, type TestApp } from './support/test-app.js';
 import { createTenant, getTenant, listTenants, putTenant, type TenantBody } from './factories/tenants.js';
-import {
-  createUnit,
-  expectError,
-  expectFieldError,
-  idsOf,
-  putUnit,
-  text,
-  type Team,
-  type UnitBody,
-} from './factories/units.js';
-
-/** Newest first, ties by id descending: the order every list promises. */
-const newestFirst = (tenants: TenantBody[]): string[] =>
-  [...tenants]
-    .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id))
-    .map((tenant) => tenant.id);
+import { createUnit, putUnit, type UnitBody } from './factories/units.js';
+import { expectError, expectFieldError, idsOf, newestFirst } from './support/assertions.js';
+import { text } from './support/inputs.js';
 
 describe('GET /v1/tenants', () => {
   let sut: TestApp;

@@ -1,16 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createTestApp, type TestApp } from './support/test-app.js';
+import { createTestApp, type Team, type TestApp } from './support/test-app.js';
 import { createTenant, getTenant, postTenant, putTenant, TENANT_KEYS, tenantInput } from './factories/tenants.js';
-import {
-  emailOfLength,
-  expectError,
-  expectFieldError,
-  ISO_WITH_MS,
-  text,
-  UNKNOWN_ID,
-  UUID,
-  type Team,
-} from './factories/units.js';
+import { expectError, expectFieldError, ISO_WITH_MS, UUID } from './support/assertions.js';
+import { emailOfLength, text, UNKNOWN_ID } from './support/inputs.js';
 
 const LIMITS = [
   { field: 'firstName', max: 160 },

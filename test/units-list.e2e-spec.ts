@@ -1,21 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createTestApp, type TestApp } from './support/test-app.js';
-import {
-  createUnit,
-  expectError,
-  expectFieldError,
-  getUnit,
-  idsOf,
-  listUnits,
-  putUnit,
-  text,
-  type Team,
-  type UnitBody,
-} from './factories/units.js';
-
-/** Newest first, ties by id descending: the order every list promises. */
-const newestFirst = (units: UnitBody[]): string[] =>
-  [...units].sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id)).map((unit) => unit.id);
+import { createTestApp, type Team, type TestApp } from './support/test-app.js';
+import { createUnit, getUnit, listUnits, putUnit, type UnitBody } from './factories/units.js';
+import { expectError, expectFieldError, idsOf, newestFirst } from './support/assertions.js';
+import { text } from './support/inputs.js';
 
 describe('GET /v1/units', () => {
   let sut: TestApp;

@@ -1,21 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { bearer, createTestApp, type TestApp } from './support/test-app.js';
-import {
-  createUnit,
-  expectError,
-  expectFieldError,
-  getUnit,
-  ISO_WITH_MS,
-  postUnit,
-  putUnit,
-  text,
-  UNIT_FIELDS,
-  UNIT_KEYS,
-  unitInput,
-  UNKNOWN_ID,
-  UUID,
-  type Team,
-} from './factories/units.js';
+import { bearer, createTestApp, type Team, type TestApp } from './support/test-app.js';
+import { createUnit, getUnit, postUnit, putUnit, UNIT_FIELDS, UNIT_KEYS, unitInput } from './factories/units.js';
+import { expectError, expectFieldError, ISO_WITH_MS, UUID } from './support/assertions.js';
+import { text, UNKNOWN_ID } from './support/inputs.js';
 
 describe('Units: create, read, update', () => {
   let sut: TestApp;

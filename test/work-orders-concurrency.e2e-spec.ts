@@ -9,10 +9,9 @@ import {
   putWorkOrder,
   workOrderIn,
   workOrderInput,
-  type Team,
   type WorkOrderBody,
 } from './factories/work-orders.js';
-import { createTestApp, type TestApp } from './support/test-app.js';
+import { createTestApp, type Team, type TestApp } from './support/test-app.js';
 
 const codes = (from: number, to: number): string[] => Array.from({ length: to - from + 1 }, (_, i) => `WO-${from + i}`);
 const byNumber = (a: string, b: string): number => Number(a.slice(3)) - Number(b.slice(3));

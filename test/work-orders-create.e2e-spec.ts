@@ -6,21 +6,17 @@ import {
   createUnit,
   createWorkOrder,
   createWorkOrderContractor,
-  expectError,
-  expectFieldError,
   getWorkOrder,
-  ISO_WITH_MS,
   lastNumber,
   postWorkOrder,
-  text,
-  UUID,
   WORK_ORDER_KEYS,
   workOrderInput,
-  type Team,
   type UnitRow,
   type WorkOrderBody,
 } from './factories/work-orders.js';
-import { bearer, createTestApp, type TestApp } from './support/test-app.js';
+import { bearer, createTestApp, type Team, type TestApp } from './support/test-app.js';
+import { expectError, expectFieldError, ISO_WITH_MS, UUID } from './support/assertions.js';
+import { text } from './support/inputs.js';
 
 describe('POST /v1/work-orders', () => {
   let sut: TestApp;

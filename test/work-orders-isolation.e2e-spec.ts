@@ -5,18 +5,17 @@ import {
   createUnit,
   createWorkOrder,
   createWorkOrderContractor,
-  expectError,
   getWorkOrder,
   listWorkOrders,
   postWorkOrder,
   putWorkOrder,
   workOrderInput,
-  type Team,
   type TenantRow,
   type UnitRow,
   type WorkOrderBody,
 } from './factories/work-orders.js';
-import { createTestApp, type TestApp } from './support/test-app.js';
+import { createTestApp, type Team, type TestApp } from './support/test-app.js';
+import { expectError } from './support/assertions.js';
 
 describe('work orders across teams', () => {
   let sut: TestApp;

@@ -6,16 +6,14 @@ import {
   createUnit,
   createWorkOrder,
   createWorkOrderContractor,
-  expectError,
-  expectFieldError,
   getWorkOrder,
   listWorkOrders,
   putWorkOrder,
-  text,
-  type Team,
   type WorkOrderBody,
 } from './factories/work-orders.js';
-import { createTestApp, type TestApp } from './support/test-app.js';
+import { createTestApp, type Team, type TestApp } from './support/test-app.js';
+import { expectError, expectFieldError } from './support/assertions.js';
+import { text } from './support/inputs.js';
 
 describe('GET /v1/work-orders', () => {
   let sut: TestApp;

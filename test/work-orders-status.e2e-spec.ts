@@ -5,17 +5,16 @@ import {
   createUnit,
   createWorkOrder,
   createWorkOrderContractor,
-  expectError,
   getWorkOrder,
   putWorkOrder,
   STATUSES,
   workOrderIn,
   type Status,
-  type Team,
   type UnitRow,
   type WorkOrderBody,
 } from './factories/work-orders.js';
-import { createTestApp, type TestApp } from './support/test-app.js';
+import { createTestApp, type Team, type TestApp } from './support/test-app.js';
+import { expectError } from './support/assertions.js';
 
 /** The contract's transition table, written out independently of the implementation. */
 const ALLOWED: Record<Status, Status[]> = {

@@ -5,16 +5,14 @@ import {
   createUnit,
   createWorkOrder,
   createWorkOrderContractor,
-  expectError,
-  expectFieldError,
   getWorkOrder,
   putWorkOrder,
-  text,
-  type Team,
   type UnitRow,
   type WorkOrderBody,
 } from './factories/work-orders.js';
-import { bearer, createTestApp, type TestApp } from './support/test-app.js';
+import { bearer, createTestApp, type Team, type TestApp } from './support/test-app.js';
+import { expectError, expectFieldError } from './support/assertions.js';
+import { text } from './support/inputs.js';
 
 describe('PUT /v1/work-orders/{workOrderId}', () => {
   let sut: TestApp;

@@ -1,11 +1,5 @@
-import { expect } from '@jest/globals';
-import type { Response } from 'supertest';
-import { bearer, type TestApp } from '../support/test-app.js';
-import type { Team } from './contractors.js';
-
-// Resource-neutral assertions live with the contractors factory for now; re-exported so the spec has one import
-// to repoint when they move to a shared test module.
-export { emailOfLength, expectError, expectFieldError, ISO_WITH_MS, text, UUID, type Team } from './contractors.js';
+import { countTeamRows, resourceApi } from '../support/resource-api.js';
+import type { Team, TestApp } from '../support/test-app.js';
 
 /** A landlord as the API returns it. */
 export interface LandlordBody {
@@ -54,61 +48,18 @@ export function fullLandlordInput(overrides: Record<string, unknown> = {}): Reco
   });
 }
 
-export function postLandlord(sut: TestApp, team: Team, body: unknown): Promise<Response> {
-  return sut
-    .http()
-    .post('/v1/landlords')
-    .set(...bearer(team))
-    .send(body as object);
-}
-
-export function putLandlord(sut: TestApp, team: Team, id: string, body: unknown): Promise<Response> {
-  return sut
-    .http()
-    .put(`/v1/landlords/${id}`)
-    .set(...bearer(team))
-    .send(body as object);
-}
-
-export function getLandlord(sut: TestApp, team: Team, id: string): Promise<Response> {
-  return sut
-    .http()
-    .get(`/v1/landlords/${id}`)
-    .set(...bearer(team));
-}
-
-export function listLandlords(
-  sut: TestApp,
-  team: Team,
-  query: Record<string, string | number> = {},
-): Promise<Response> {
-  return sut
-    .http()
-    .get('/v1/landlords')
-    .query(query)
-    .set(...bearer(team));
-}
+const landlords = resourceApi<LandlordBody>('/v1/landlords');
+export const postLandlord = landlords.post;
+export const putLandlord = landlords.put;
+export const getLandlord = landlords.get;
+export const listLandlords = landlords.list;
 
 /** Creates a landlord through the API and returns it as answered. */
-export async function createLandlord(
+export const createLandlord = (
   sut: TestApp,
   team: Team,
   overrides: Record<string, unknown> = {},
-): Promise<LandlordBody> {
-  const response = await postLandlord(sut, team, landlordInput(overrides));
-  expect(response.status).toBe(201);
-  return response.body.data as LandlordBody;
-}
+): Promise<LandlordBody> => landlords.create(sut, team, landlordInput(overrides));
 
-/** The ids of a list answer, in order, after checking it succeeded. */
-export function idsOf(response: Response): string[] {
-  expect(response.status).toBe(200);
-  return (response.body.data as LandlordBody[]).map((landlord) => landlord.id);
-}
-
-export async function countLandlords(sut: TestApp, teamId: string): Promise<number> {
-  const [row] = await sut.sql<{ count: number }>('SELECT count(*)::int AS count FROM landlords WHERE team_id = $1', [
-    teamId,
-  ]);
-  return row.count;
-}
+export const countLandlords = (sut: TestApp, teamId: string): Promise<number> =>
+  countTeamRows(sut, 'landlords', teamId);

@@ -1,7 +1,5 @@
-import { expect } from '@jest/globals';
-import type { Response } from 'supertest';
-import { bearer, type TestApp } from '../support/test-app.js';
-import type { Team } from './units.js';
+import { resourceApi } from '../support/resource-api.js';
+import type { Team, TestApp } from '../support/test-app.js';
 
 /** A tenant as the API returns it. */
 export interface TenantBody {
@@ -38,47 +36,15 @@ export function tenantInput(overrides: Record<string, unknown> = {}): Record<str
   return { firstName: 'Alex', lastName: `Tenant${sequence}`, ...overrides };
 }
 
-export function postTenant(sut: TestApp, team: Team, body: unknown): Promise<Response> {
-  return sut
-    .http()
-    .post('/v1/tenants')
-    .set(...bearer(team))
-    .send(body as object);
-}
-
-export function putTenant(sut: TestApp, team: Team, id: string, body: unknown): Promise<Response> {
-  return sut
-    .http()
-    .put(`/v1/tenants/${id}`)
-    .set(...bearer(team))
-    .send(body as object);
-}
-
-export function getTenant(sut: TestApp, team: Team, id: string): Promise<Response> {
-  return sut
-    .http()
-    .get(`/v1/tenants/${id}`)
-    .set(...bearer(team));
-}
-
-export function listTenants(sut: TestApp, team: Team, query: Record<string, string | number> = {}): Promise<Response> {
-  return sut
-    .http()
-    .get('/v1/tenants')
-    .query(query)
-    .set(...bearer(team));
-}
+const tenants = resourceApi<TenantBody>('/v1/tenants');
+export const postTenant = tenants.post;
+export const putTenant = tenants.put;
+export const getTenant = tenants.get;
+export const listTenants = tenants.list;
 
 /** Creates a tenant through the API and returns it as the API answered. */
-export async function createTenant(
-  sut: TestApp,
-  team: Team,
-  overrides: Record<string, unknown> = {},
-): Promise<TenantBody> {
-  const response = await postTenant(sut, team, tenantInput(overrides));
-  expect(response.status).toBe(201);
-  return response.body.data as TenantBody;
-}
+export const createTenant = (sut: TestApp, team: Team, overrides: Record<string, unknown> = {}): Promise<TenantBody> =>
+  tenants.create(sut, team, tenantInput(overrides));
 
 /** The linked unit ids of a tenant as returned, in order. */
 export const linkedUnitIds = (tenant: TenantBody): string[] => tenant.tenantUnits.map((link) => link.unit.id);

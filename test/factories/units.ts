@@ -1,10 +1,5 @@
-import { expect } from '@jest/globals';
-import type { Response } from 'supertest';
-import { bearer, type TestApp } from '../support/test-app.js';
-import type { Team } from './contractors.js';
-
-// Generic response checks are shared with the other resources' tests.
-export { emailOfLength, expectError, expectFieldError, ISO_WITH_MS, text, UUID, type Team } from './contractors.js';
+import { resourceApi } from '../support/resource-api.js';
+import type { Team, TestApp } from '../support/test-app.js';
 
 /** A unit as the API returns it. */
 export interface UnitBody {
@@ -50,9 +45,6 @@ export const UNIT_FIELDS = [
   { field: 'area', max: 160, required: false },
 ] as const;
 
-/** A well-formed UUID that no record has. */
-export const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
-
 let sequence = 0;
 
 /** A minimal valid create body; each call gets a different first line so searches can tell units apart. */
@@ -67,46 +59,12 @@ export function unitInput(overrides: Record<string, unknown> = {}): Record<strin
   };
 }
 
-export function postUnit(sut: TestApp, team: Team, body: unknown): Promise<Response> {
-  return sut
-    .http()
-    .post('/v1/units')
-    .set(...bearer(team))
-    .send(body as object);
-}
-
-export function putUnit(sut: TestApp, team: Team, id: string, body: unknown): Promise<Response> {
-  return sut
-    .http()
-    .put(`/v1/units/${id}`)
-    .set(...bearer(team))
-    .send(body as object);
-}
-
-export function getUnit(sut: TestApp, team: Team, id: string): Promise<Response> {
-  return sut
-    .http()
-    .get(`/v1/units/${id}`)
-    .set(...bearer(team));
-}
-
-export function listUnits(sut: TestApp, team: Team, query: Record<string, string | number> = {}): Promise<Response> {
-  return sut
-    .http()
-    .get('/v1/units')
-    .query(query)
-    .set(...bearer(team));
-}
+const units = resourceApi<UnitBody>('/v1/units');
+export const postUnit = units.post;
+export const putUnit = units.put;
+export const getUnit = units.get;
+export const listUnits = units.list;
 
 /** Creates a unit through the API and returns it as the API answered. */
-export async function createUnit(sut: TestApp, team: Team, overrides: Record<string, unknown> = {}): Promise<UnitBody> {
-  const response = await postUnit(sut, team, unitInput(overrides));
-  expect(response.status).toBe(201);
-  return response.body.data as UnitBody;
-}
-
-/** The ids of one page of a list response, in order. */
-export function idsOf(response: Response): string[] {
-  expect(response.status).toBe(200);
-  return (response.body.data as { id: string }[]).map((record) => record.id);
-}
+export const createUnit = (sut: TestApp, team: Team, overrides: Record<string, unknown> = {}): Promise<UnitBody> =>
+  units.create(sut, team, unitInput(overrides));

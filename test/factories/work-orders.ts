@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from '@jest/globals';
 import type { Response } from 'supertest';
-import { bearer, type TestApp } from '../support/test-app.js';
-import { createContractor, type Team } from './contractors.js';
-
-// Resource-neutral assertions live with the contractors factory for now; re-exported so the specs have one import.
-export { expectError, expectFieldError, ISO_WITH_MS, text, UUID, type Team } from './contractors.js';
+import { countTeamRows, resourceApi } from '../support/resource-api.js';
+import type { Team, TestApp } from '../support/test-app.js';
+import { createContractor } from './contractors.js';
 
 export const STATUSES = ['reported', 'in_progress', 'completed', 'cancelled'] as const;
 export type Status = (typeof STATUSES)[number];
@@ -104,52 +102,19 @@ export function workOrderInput(unitId: string, overrides: Record<string, unknown
   return { title: `Leaking tap ${next()}`, unitId, ...overrides };
 }
 
-export function postWorkOrder(sut: TestApp, team: Team, body: unknown): Promise<Response> {
-  return sut
-    .http()
-    .post('/v1/work-orders')
-    .set(...bearer(team))
-    .send(body as object);
-}
-
-export function putWorkOrder(sut: TestApp, team: Team, id: string, body: unknown): Promise<Response> {
-  return sut
-    .http()
-    .put(`/v1/work-orders/${id}`)
-    .set(...bearer(team))
-    .send(body as object);
-}
-
-export function getWorkOrder(sut: TestApp, team: Team, id: string): Promise<Response> {
-  return sut
-    .http()
-    .get(`/v1/work-orders/${id}`)
-    .set(...bearer(team));
-}
-
-export function listWorkOrders(
-  sut: TestApp,
-  team: Team,
-  query: Record<string, string | number> = {},
-): Promise<Response> {
-  return sut
-    .http()
-    .get('/v1/work-orders')
-    .query(query)
-    .set(...bearer(team));
-}
+const workOrders = resourceApi<WorkOrderBody>('/v1/work-orders');
+export const postWorkOrder = workOrders.post;
+export const putWorkOrder = workOrders.put;
+export const getWorkOrder = workOrders.get;
+export const listWorkOrders = workOrders.list;
 
 /** Creates a work order through the API and returns it as answered. */
-export async function createWorkOrder(
+export const createWorkOrder = (
   sut: TestApp,
   team: Team,
   unitId: string,
   overrides: Record<string, unknown> = {},
-): Promise<WorkOrderBody> {
-  const response = await postWorkOrder(sut, team, workOrderInput(unitId, overrides));
-  expect(response.status).toBe(201);
-  return response.body.data as WorkOrderBody;
-}
+): Promise<WorkOrderBody> => workOrders.create(sut, team, workOrderInput(unitId, overrides));
 
 /** Puts a work order into `status` by an allowed path from `reported`. */
 export async function workOrderIn(
@@ -172,12 +137,8 @@ export function codesOf(response: Response): string[] {
   return (response.body.data as WorkOrderBody[]).map((workOrder) => workOrder.code);
 }
 
-export async function countWorkOrders(sut: TestApp, teamId: string): Promise<number> {
-  const [row] = await sut.sql<{ count: number }>('SELECT count(*)::int AS count FROM work_orders WHERE team_id = $1', [
-    teamId,
-  ]);
-  return row.count;
-}
+export const countWorkOrders = (sut: TestApp, teamId: string): Promise<number> =>
+  countTeamRows(sut, 'work_orders', teamId);
 
 export async function lastNumber(sut: TestApp, teamId: string): Promise<number> {
   const [row] = await sut.sql<{ n: number }>('SELECT last_work_order_number AS n FROM teams WHERE id = $1', [teamId]);

@@ -97,6 +97,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   };
 }
 
+/** What a test needs of a team: its id (for direct SQL) and a key (for requests). */
+export type Team = Pick<CreatedKey, 'teamId' | 'apiKey'>;
+
 export const bearer = (key: { apiKey: string } | string): [string, string] => [
   'Authorization',
   `Bearer ${typeof key === 'string' ? key : key.apiKey}`,

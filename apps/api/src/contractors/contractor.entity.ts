@@ -15,6 +15,24 @@ export interface Insurance {
   expiryDate: string | null;
 }
 
+type WithOptionalExpiry<T extends { expiryDate: string | null }> = Omit<T, 'expiryDate'> &
+  Partial<Pick<T, 'expiryDate'>>;
+
+// Items are rebuilt key by key on the way in (no stray keys reach the jsonb column) and on the way out (jsonb
+// reorders keys; the documented order is kept).
+
+export const toCertification = (item: WithOptionalExpiry<Certification>): Certification => ({
+  type: item.type,
+  registrationNumber: item.registrationNumber,
+  expiryDate: item.expiryDate ?? null,
+});
+
+export const toInsurance = (item: WithOptionalExpiry<Insurance>): Insurance => ({
+  type: item.type,
+  amount: item.amount,
+  expiryDate: item.expiryDate ?? null,
+});
+
 @Entity('contractors')
 export class Contractor {
   @PrimaryColumn({ name: 'team_id', type: 'uuid' })

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { pageOf, RecordNotFoundError, type Page } from '@app/common';
-import { Contractor } from './contractor.entity.js';
+import { pageOf, presentFields, RecordNotFoundError, type Page } from '@app/common';
+import { Contractor, toCertification, toInsurance } from './contractor.entity.js';
 import { ContractorsRepository } from './contractors.repository.js';
 import { ContractorResponse } from './dto/contractor.response.js';
 import type { CreateContractorDto } from './dto/create-contractor.dto.js';
@@ -10,33 +10,24 @@ import type { UpdateContractorDto } from './dto/update-contractor.dto.js';
 
 type ContractorFields = Omit<Contractor, 'teamId' | 'id' | 'completedJobs' | 'createdAt' | 'updatedAt'>;
 
+/** The fields a body may write as given; the nested arrays are rebuilt in `fieldsOf`. */
+const PLAIN_FIELDS = [
+  'companyName',
+  'contactName',
+  'email',
+  'phoneNumber',
+  'fullAddress',
+  'status',
+  'trades',
+  'coveragePostcodes',
+  'notes',
+] as const;
+
 /** Copies only the fields present in the body; nested items are rebuilt so no stray keys are stored. */
 function fieldsOf(dto: UpdateContractorDto): Partial<ContractorFields> {
-  const fields: Partial<ContractorFields> = {};
-  const copy = <K extends keyof ContractorFields>(key: K, value: ContractorFields[K] | undefined) => {
-    if (value !== undefined) fields[key] = value;
-  };
-  copy('companyName', dto.companyName);
-  copy('contactName', dto.contactName);
-  copy('email', dto.email);
-  copy('phoneNumber', dto.phoneNumber);
-  copy('fullAddress', dto.fullAddress);
-  copy('status', dto.status);
-  copy('trades', dto.trades);
-  copy('coveragePostcodes', dto.coveragePostcodes);
-  copy(
-    'certifications',
-    dto.certifications?.map((c) => ({
-      type: c.type,
-      registrationNumber: c.registrationNumber,
-      expiryDate: c.expiryDate ?? null,
-    })),
-  );
-  copy(
-    'insurance',
-    dto.insurance?.map((i) => ({ type: i.type, amount: i.amount, expiryDate: i.expiryDate ?? null })),
-  );
-  copy('notes', dto.notes);
+  const fields: Partial<ContractorFields> = presentFields(dto, PLAIN_FIELDS);
+  if (dto.certifications) fields.certifications = dto.certifications.map(toCertification);
+  if (dto.insurance) fields.insurance = dto.insurance.map(toInsurance);
   return fields;
 }
 

@@ -1,25 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { pageOf, RecordNotFoundError, type Page } from '@app/common';
+import { pageOf, presentFields, RecordNotFoundError, type Page } from '@app/common';
 import { LandlordResponse } from './dto/landlord.response.js';
 import type { CreateLandlordDto } from './dto/create-landlord.dto.js';
 import type { ListLandlordsQuery } from './dto/list-landlords.query.js';
 import type { UpdateLandlordDto } from './dto/update-landlord.dto.js';
 import type { Landlord } from './landlord.entity.js';
 import { LandlordsRepository } from './landlords.repository.js';
-
-type Present<T, K extends keyof T> = { [P in K]?: Exclude<T[P], undefined> };
-
-// TODO(lead): move to @app/common as the shared "copy present fields" helper (contractors has its own).
-/** The listed keys the body actually carries: an omitted field keeps its stored value, `null` clears it. */
-function presentFields<T extends object, K extends keyof T>(source: T, keys: readonly K[]): Present<T, K> {
-  const fields: Present<T, K> = {};
-  for (const key of keys) {
-    const value = source[key];
-    if (value !== undefined) fields[key] = value as Exclude<T[K], undefined>;
-  }
-  return fields;
-}
 
 /** Everything a body may write; the rest of the row belongs to the server. */
 const WRITABLE_FIELDS = ['name', 'email', 'phoneNumber', 'fullAddress', 'status', 'notes'] as const;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { InvalidReferenceError, pageOf, RecordNotFoundError, type Page } from '@app/common';
+import { InvalidReferenceError, pageOf, presentFields, RecordNotFoundError, type Page } from '@app/common';
 import { UnitsRepository } from '../units/units.repository.js';
 import type { CreateTenantDto } from './dto/create-tenant.dto.js';
 import type { ListTenantsQuery } from './dto/list-tenants.query.js';
@@ -12,21 +12,8 @@ import { TenantUnitsRepository } from './tenant-units.repository.js';
 import { Tenant } from './tenant.entity.js';
 import { TenantsRepository } from './tenants.repository.js';
 
-type TenantFields = Pick<Tenant, 'firstName' | 'lastName' | 'email' | 'phoneNumber' | 'notes'>;
-
-/** Copies only the fields present in the body (`unitIds` is handled as links). */
-function fieldsOf(dto: UpdateTenantDto): Partial<TenantFields> {
-  const fields: Partial<TenantFields> = {};
-  const copy = <K extends keyof TenantFields>(key: K, value: TenantFields[K] | undefined) => {
-    if (value !== undefined) fields[key] = value;
-  };
-  copy('firstName', dto.firstName);
-  copy('lastName', dto.lastName);
-  copy('email', dto.email);
-  copy('phoneNumber', dto.phoneNumber);
-  copy('notes', dto.notes);
-  return fields;
-}
+/** Everything a body may write to the tenant row; `unitIds` is handled as links. */
+const WRITABLE_FIELDS = ['firstName', 'lastName', 'email', 'phoneNumber', 'notes'] as const;
 
 @Injectable()
 export class TenantsService {
@@ -41,11 +28,8 @@ export class TenantsService {
     const id = randomUUID();
     await this.db.transaction(async (manager) => {
       const unitIds = await this.checkUnitIds(teamId, dto.unitIds, manager);
-      await this.tenants.insert(
-        teamId,
-        { email: null, phoneNumber: null, notes: null, ...fieldsOf(dto), id } as Omit<Tenant, 'teamId'>,
-        manager,
-      );
+      const tenant = { email: null, phoneNumber: null, notes: null, ...presentFields(dto, WRITABLE_FIELDS), id };
+      await this.tenants.insert(teamId, tenant as Omit<Tenant, 'teamId'>, manager);
       if (unitIds) await this.links.replaceUnitsOfTenant(teamId, id, unitIds, manager);
     });
     return this.get(teamId, id);
@@ -75,7 +59,7 @@ export class TenantsService {
     await this.db.transaction(async (manager) => {
       // Updating first takes the tenant's row lock (concurrent link replacements queue up) and answers a
       // missing tenant with 404 before any unit id is judged.
-      const updated = await this.tenants.update(teamId, id, fieldsOf(dto), manager);
+      const updated = await this.tenants.update(teamId, id, presentFields(dto, WRITABLE_FIELDS), manager);
       if (!updated) throw new RecordNotFoundError('Tenant');
       const unitIds = await this.checkUnitIds(teamId, dto.unitIds, manager);
       if (unitIds) await this.links.replaceUnitsOfTenant(teamId, id, unitIds, manager);

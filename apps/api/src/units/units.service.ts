@@ -2,31 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { pageOf, RecordNotFoundError, type Page } from '@app/common';
+import { pageOf, presentFields, RecordNotFoundError, type Page } from '@app/common';
 import { TenantUnitsRepository } from '../tenants/tenant-units.repository.js';
 import type { CreateUnitDto } from './dto/create-unit.dto.js';
 import type { ListUnitsQuery } from './dto/list-units.query.js';
 import { UnitResponse } from './dto/unit.response.js';
 import type { UpdateUnitDto } from './dto/update-unit.dto.js';
-import { composeFullAddress, type AddressParts } from './full-address.js';
+import { ADDRESS_PARTS, composeFullAddress, type AddressParts } from './full-address.js';
 import { Unit } from './unit.entity.js';
 import { UnitsRepository } from './units.repository.js';
-
-/** Copies only the parts present in the body. */
-function partsOf(dto: UpdateUnitDto): Partial<AddressParts> {
-  const parts: Partial<AddressParts> = {};
-  const copy = <K extends keyof AddressParts>(key: K, value: AddressParts[K] | undefined) => {
-    if (value !== undefined) parts[key] = value;
-  };
-  copy('addressLine1', dto.addressLine1);
-  copy('addressLine2', dto.addressLine2);
-  copy('city', dto.city);
-  copy('county', dto.county);
-  copy('country', dto.country);
-  copy('postcode', dto.postcode);
-  copy('area', dto.area);
-  return parts;
-}
 
 function withFullAddress(parts: AddressParts): AddressParts & Pick<Unit, 'fullAddress'> {
   return { ...parts, fullAddress: composeFullAddress(parts) };
@@ -88,7 +72,7 @@ export class UnitsService {
         country: stored.country,
         postcode: stored.postcode,
         area: stored.area,
-        ...partsOf(dto),
+        ...presentFields(dto, ADDRESS_PARTS),
       };
       await this.units.update(teamId, id, withFullAddress(parts), manager);
     });

@@ -5,6 +5,7 @@ import {
   Clock,
   InvalidReferenceError,
   pageOf,
+  presentFields,
   RecordNotFoundError,
   type Page,
   type TeamScopedRepository,
@@ -18,31 +19,21 @@ import type { ListWorkOrdersQuery } from './dto/list-work-orders.query.js';
 import type { UpdateWorkOrderDto } from './dto/update-work-order.dto.js';
 import { WorkOrderResponse } from './dto/work-order.response.js';
 import { statusChange } from './work-order-status.js';
-import { API_INTAKE_CHANNEL, WorkOrder } from './work-order.entity.js';
+import { API_INTAKE_CHANNEL } from './work-order.entity.js';
 import { WorkOrdersRepository } from './work-orders.repository.js';
 
 type LinkedRepository = Pick<TeamScopedRepository<TeamOwned>, 'existingIds'>;
 
-type EditableFields = Pick<
-  WorkOrder,
-  'title' | 'description' | 'unitId' | 'tenantId' | 'contractorId' | 'availability' | 'priority'
->;
-
-/** Copies only the fields present in the body; status goes through the transition rules instead. */
-function fieldsOf(dto: UpdateWorkOrderDto): Partial<EditableFields> {
-  const fields: Partial<EditableFields> = {};
-  const copy = <K extends keyof EditableFields>(key: K, value: EditableFields[K] | undefined) => {
-    if (value !== undefined) fields[key] = value;
-  };
-  copy('title', dto.title);
-  copy('description', dto.description);
-  copy('unitId', dto.unitId);
-  copy('tenantId', dto.tenantId);
-  copy('contractorId', dto.contractorId);
-  copy('availability', dto.availability);
-  copy('priority', dto.priority);
-  return fields;
-}
+/** What a body may write as given; `status` goes through the transition rules instead. */
+const EDITABLE_FIELDS = [
+  'title',
+  'description',
+  'unitId',
+  'tenantId',
+  'contractorId',
+  'availability',
+  'priority',
+] as const;
 
 @Injectable()
 export class WorkOrdersService {
@@ -98,7 +89,7 @@ export class WorkOrdersService {
       await this.assertLinksExist(teamId, dto, manager);
       const contractorIdAfter = dto.contractorId === undefined ? current.contractorId : dto.contractorId;
       const fields = {
-        ...fieldsOf(dto),
+        ...presentFields(dto, EDITABLE_FIELDS),
         ...statusChange(current.status, dto.status, contractorIdAfter, new Date(this.clock.now())),
       };
       await this.workOrders.update(teamId, id, fields, manager);

@@ -1,5 +1,11 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { CONTRACTOR_STATUSES, type Contractor, type ContractorStatus } from '../contractor.entity.js';
+import {
+  CONTRACTOR_STATUSES,
+  toCertification,
+  toInsurance,
+  type Contractor,
+  type ContractorStatus,
+} from '../contractor.entity.js';
 
 export class CertificationResponse {
   type!: string;
@@ -59,17 +65,8 @@ export class ContractorResponse {
       status: contractor.status,
       trades: contractor.trades,
       coveragePostcodes: contractor.coveragePostcodes,
-      // jsonb reorders keys; rebuild each item so the output order is stable and documented.
-      certifications: contractor.certifications.map((c) => ({
-        type: c.type,
-        registrationNumber: c.registrationNumber,
-        expiryDate: c.expiryDate ?? null,
-      })),
-      insurance: contractor.insurance.map((i) => ({
-        type: i.type,
-        amount: i.amount,
-        expiryDate: i.expiryDate ?? null,
-      })),
+      certifications: contractor.certifications.map(toCertification),
+      insurance: contractor.insurance.map(toInsurance),
       notes: contractor.notes,
       rating: null,
       completedJobs: Number(contractor.completedJobs ?? 0),

@@ -1,12 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { LinkedUnitRow } from '../tenant-units.repository.js';
+import { UnitSummaryResponse } from '../../units/dto/unit-summary.response.js';
 import type { Tenant } from '../tenant.entity.js';
 
-export class LinkedUnitResponse {
-  @ApiProperty({ format: 'uuid' })
-  id!: string;
-  fullAddress!: string;
-}
+// Each use keeps its own named subclass: the OpenAPI document publishes these names as schemas.
+export class LinkedUnitResponse extends UnitSummaryResponse {}
 
 export class TenantUnitLinkResponse {
   /** The link's id; the unit shows the same link with the same id. */

@@ -1,15 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { LinkedTenantRow } from '../../tenants/tenant-units.repository.js';
+import { TenantSummaryResponse } from '../../tenants/dto/tenant-summary.response.js';
 import type { Unit } from '../unit.entity.js';
 
-export class LinkedTenantResponse {
-  @ApiProperty({ format: 'uuid' })
-  id!: string;
-  firstName!: string;
-  lastName!: string;
-  @ApiProperty({ type: String, format: 'email', nullable: true })
-  email!: string | null;
-}
+// Each use keeps its own named subclass: the OpenAPI document publishes these names as schemas.
+export class LinkedTenantResponse extends TenantSummaryResponse {}
 
 export class UnitTenantLinkResponse {
   /** The link's id; the tenant shows the same link with the same id. */

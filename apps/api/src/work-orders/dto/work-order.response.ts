@@ -1,4 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { TenantSummaryResponse } from '../../tenants/dto/tenant-summary.response.js';
+import { UnitSummaryResponse } from '../../units/dto/unit-summary.response.js';
 import {
   WORK_ORDER_PRIORITIES,
   WORK_ORDER_STATUSES,
@@ -7,20 +9,10 @@ import {
   type WorkOrderStatus,
 } from '../work-order.entity.js';
 
-export class WorkOrderTenantResponse {
-  @ApiProperty({ format: 'uuid' })
-  id!: string;
-  firstName!: string;
-  lastName!: string;
-  @ApiProperty({ type: String, format: 'email', nullable: true })
-  email!: string | null;
-}
+// Each use keeps its own named subclass: the OpenAPI document publishes these names as schemas.
+export class WorkOrderTenantResponse extends TenantSummaryResponse {}
 
-export class WorkOrderUnitResponse {
-  @ApiProperty({ format: 'uuid' })
-  id!: string;
-  fullAddress!: string;
-}
+export class WorkOrderUnitResponse extends UnitSummaryResponse {}
 
 export class WorkOrderContractorResponse {
   @ApiProperty({ format: 'uuid' })
