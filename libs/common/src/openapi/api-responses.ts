@@ -9,8 +9,10 @@ const ERROR_TEXT: Record<number, string> = {
   404: 'No such record for this team',
   409: 'The change is not allowed from the current state',
   413: 'Body larger than 1 MiB',
+  415: 'A body sent with a Content-Type other than application/json',
   429: 'Rate limit exceeded; see Retry-After',
   500: 'Internal server error',
+  503: 'Database unreachable or a query timed out; retry later',
 };
 
 const RATE_LIMIT_HEADERS = {
@@ -25,9 +27,13 @@ const RATE_LIMIT_HEADERS = {
   },
 };
 
-/** Documents the `{error}` responses an operation can give (401, 429 and 500 are always possible). */
+/**
+ * Documents the `{error}` responses an operation can give: 401, 429, 500 and 503 are always possible, and an
+ * operation that takes a body (413) can also answer 415.
+ */
 export function ApiErrors(...statuses: number[]): MethodDecorator & ClassDecorator {
-  const all = [...new Set([...statuses, 401, 429, 500])].sort();
+  const withBody = statuses.includes(413) ? [415] : [];
+  const all = [...new Set([...statuses, ...withBody, 401, 429, 500, 503])].sort();
   return applyDecorators(
     ApiExtraModels(ErrorBody),
     ...all.map((status) =>

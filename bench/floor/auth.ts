@@ -1,0 +1,47 @@
+import { createHash } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type pg from 'pg';
+import { HttpError } from './http.js';
+
+const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
+const API_KEY_PATTERN = /^ppk_[0-9A-Za-z]{32,128}$/;
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+export interface Caller {
+  teamId: string;
+  apiKeyId: string;
+}
+
+/** Bearer key → SHA-256 → a live `api_keys` row, looked up on every request (no cache: this is the floor). */
+export class Authenticator {
+  private readonly lastUsedWrites = new Map<string, number>();
+
+  constructor(private readonly pool: pg.Pool) {}
+
+  async authenticate(request: IncomingMessage): Promise<Caller> {
+    const header = request.headers.authorization;
+    if (!header) throw new HttpError(401, 'Missing API key: send Authorization: Bearer <key>');
+    const token = BEARER.exec(header)?.[1];
+    if (!token) throw new HttpError(401, 'Malformed Authorization header: expected Bearer <key>');
+    if (API_KEY_PATTERN.test(token)) {
+      const hash = createHash('sha256').update(token).digest('hex');
+      const { rows } = await this.pool.query<{ team_id: string; id: string }>(
+        'SELECT team_id, id FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
+        [hash],
+      );
+      if (rows[0]) {
+        this.touch(rows[0].id);
+        return { teamId: rows[0].team_id, apiKeyId: rows[0].id };
+      }
+    }
+    throw new HttpError(401, 'Invalid or revoked API key');
+  }
+
+  /** `last_used_at`, written at most once a minute per key, as the service does. */
+  private touch(apiKeyId: string): void {
+    const now = Date.now();
+    if (now - (this.lastUsedWrites.get(apiKeyId) ?? 0) < LAST_USED_RESOLUTION_MS) return;
+    this.lastUsedWrites.set(apiKeyId, now);
+    this.pool.query('UPDATE api_keys SET last_used_at = now() WHERE id = $1', [apiKeyId]).catch(() => undefined);
+  }
+}

@@ -1,0 +1,138 @@
+// The floor: the benchmark's endpoints with the service's semantics and JSON on plain node:http + pg, with no
+// framework and no caches. It is never shipped; it shows what the same work costs with nothing in between.
+// Env: DATABASE_URL (required), PORT, RATE_LIMIT_PER_MINUTE, RATE_LIMIT_WRITES_PER_MINUTE, DB_POOL_SIZE.
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import pg from 'pg';
+import { Authenticator, type Caller } from './auth.js';
+import { databaseFailure, HttpError, readJsonBody, sendJson } from './http.js';
+import { SlidingWindowLimiter } from './rate-limit.js';
+import { listTenants } from './tenants.js';
+import { createWorkOrderBody, pathId, tenantListQuery, updateWorkOrderBody, workOrderListQuery } from './validate.js';
+import { createWorkOrder, getWorkOrder, listWorkOrders, updateWorkOrder } from './work-orders.js';
+
+const env = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
+
+const databaseUrl = process.env.DATABASE_URL;
+if (!databaseUrl) throw new Error('DATABASE_URL is required');
+const pool = new pg.Pool({
+  connectionString: databaseUrl,
+  max: env('DB_POOL_SIZE', 10),
+  statement_timeout: 10_000,
+  application_name: 'bench-floor',
+});
+const auth = new Authenticator(pool);
+const limiter = new SlidingWindowLimiter(env('RATE_LIMIT_PER_MINUTE', 200), env('RATE_LIMIT_WRITES_PER_MINUTE', 30));
+
+interface Request {
+  caller: Caller;
+  id?: string;
+  search: string;
+  body: Record<string, unknown>;
+}
+type Handler = (request: Request) => Promise<[status: number, body: unknown]>;
+
+interface Route {
+  method: string;
+  /** Matched case-insensitively with an optional trailing slash, as Express routes are. */
+  path: RegExp;
+  handler: Handler;
+}
+
+const ID = '([^/]+)';
+const routes: Route[] = [
+  {
+    method: 'GET',
+    path: /^\/v1\/work-orders\/?$/i,
+    handler: async (r) => [200, await listWorkOrders(pool, r.caller.teamId, workOrderListQuery(r.search))],
+  },
+  {
+    method: 'POST',
+    path: /^\/v1\/work-orders\/?$/i,
+    handler: async (r) => [201, await createWorkOrder(pool, r.caller.teamId, createWorkOrderBody(r.body))],
+  },
+  {
+    method: 'GET',
+    path: new RegExp(`^/v1/work-orders/${ID}/?$`, 'i'),
+    handler: async (r) => {
+      const id = pathId('workOrderId', r.id ?? '');
+      return [200, await getWorkOrder(pool, r.caller.teamId, id)];
+    },
+  },
+  {
+    method: 'PUT',
+    path: new RegExp(`^/v1/work-orders/${ID}/?$`, 'i'),
+    handler: async (r) => {
+      const id = pathId('workOrderId', r.id ?? '');
+      return [200, await updateWorkOrder(pool, r.caller.teamId, id, updateWorkOrderBody(r.body))];
+    },
+  },
+  {
+    method: 'GET',
+    path: /^\/v1\/tenants\/?$/i,
+    handler: async (r) => [200, await listTenants(pool, r.caller.teamId, tenantListQuery(r.search))],
+  },
+];
+
+function decodePathPart(part: string | undefined): string | undefined {
+  try {
+    return part === undefined ? undefined : decodeURIComponent(part);
+  } catch {
+    throw new HttpError(400, `Failed to decode param '${part}'`);
+  }
+}
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+async function serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const incoming = request.headers['x-request-id'];
+  response.setHeader(
+    'X-Request-Id',
+    typeof incoming === 'string' && /^[A-Za-z0-9._:-]{1,128}$/.test(incoming) ? incoming : randomUUID(),
+  );
+  const url = request.url ?? '/';
+  const queryStart = url.indexOf('?');
+  const path = queryStart < 0 ? url : url.slice(0, queryStart);
+  const search = queryStart < 0 ? '' : url.slice(queryStart + 1);
+  const method = request.method ?? 'GET';
+  try {
+    const body = ['POST', 'PUT', 'PATCH'].includes(method) ? await readJsonBody(request) : {};
+    if (method === 'GET' && /^\/health\/ready\/?$/i.test(path)) {
+      await pool.query('SELECT 1');
+      sendJson(response, 200, { status: 'ready' });
+      return;
+    }
+    let match: RegExpExecArray | null = null;
+    const route = routes.find(
+      (candidate) => candidate.method === method && (match = candidate.path.exec(path)) !== null,
+    );
+    if (!route || !match) throw new HttpError(404, 'Route not found');
+    const caller = await auth.authenticate(request);
+    limiter.consume(caller.apiKeyId, WRITE_METHODS.has(method), response);
+    const [status, payload] = await route.handler({
+      caller,
+      id: decodePathPart((match as RegExpExecArray)[1]),
+      search,
+      body,
+    });
+    sendJson(response, status, payload);
+  } catch (error) {
+    const failure = error instanceof HttpError ? error : databaseFailure(error);
+    if (!failure)
+      process.stderr.write(`[floor] ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    const { status, message, headers } = failure ?? new HttpError(500, 'Internal server error');
+    for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
+    if (!response.headersSent) sendJson(response, status, { error: message });
+    else response.end();
+  }
+}
+
+const server = createServer((request, response) => void serve(request, response));
+server.listen(env('PORT', 3100), () => process.stdout.write(`floor listening on ${env('PORT', 3100)}\n`));
+
+function stop(): void {
+  server.close(() => void pool.end().then(() => process.exit(0)));
+  server.closeAllConnections();
+}
+process.once('SIGTERM', stop);
+process.once('SIGINT', stop);

@@ -1,0 +1,131 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { ROOT } from './database.js';
+
+export interface ServerUnderTest {
+  name: 'service' | 'floor';
+  baseUrl: string;
+  process: ChildProcess;
+  /** The last lines the process wrote, for the report when it fails. */
+  output: string[];
+}
+
+/** A port the OS reports free right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolvePort(port));
+    });
+  });
+}
+
+/** Limits far above what the load reaches: every request goes through the limiter, none is refused. */
+const UNREACHABLE_LIMIT = '100000000';
+
+/** The service starts as `npm start` starts it. */
+const COMMAND = {
+  service: ['--enable-source-maps', 'dist/apps/api/src/main.js'],
+  floor: ['dist/bench/floor/server.js'],
+} as const;
+
+export async function startServer(name: ServerUnderTest['name'], databaseUrl: string): Promise<ServerUnderTest> {
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: databaseUrl,
+    PORT: String(port),
+    RATE_LIMIT_PER_MINUTE: UNREACHABLE_LIMIT,
+    RATE_LIMIT_WRITES_PER_MINUTE: UNREACHABLE_LIMIT,
+  };
+  // The in-memory limiter, as the floor has: a Redis round trip would measure Redis, not the service.
+  delete env.REDIS_URL;
+  const child = spawn(process.execPath, [...COMMAND[name]], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const server: ServerUnderTest = { name, baseUrl: `http://127.0.0.1:${port}`, process: child, output: [] };
+  const keep = (chunk: Buffer): void => {
+    server.output.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+    server.output.splice(0, Math.max(0, server.output.length - 40));
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  await waitUntilReady(server, 90_000);
+  return server;
+}
+
+async function waitUntilReady(server: ServerUnderTest, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (server.process.exitCode !== null) {
+      throw new Error(`${server.name} exited with ${server.process.exitCode}:\n${server.output.join('\n')}`);
+    }
+    try {
+      const response = await fetch(`${server.baseUrl}/health/ready`);
+      if (response.ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((done) => setTimeout(done, 200));
+  }
+  throw new Error(`${server.name} was not ready within ${timeoutMs / 1000}s:\n${server.output.join('\n')}`);
+}
+
+export async function stopServer(server: ServerUnderTest): Promise<void> {
+  if (server.process.exitCode !== null || server.process.signalCode !== null) return;
+  const exited = new Promise<void>((done) => server.process.once('exit', () => done()));
+  server.process.kill('SIGTERM');
+  const timer = setTimeout(() => server.process.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Resident memory of a process in MiB: `VmRSS` now, or `VmHWM` (the peak since it started). */
+export function memoryMiB(pid: number, field: 'VmRSS' | 'VmHWM'): number | undefined {
+  try {
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) / 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const CLOCK_TICKS_PER_SECOND = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** CPU time (user + system) the process has used so far, in ms; from /proc/<pid>/stat. */
+export function cpuTimeMs(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name, which is in parentheses and may contain spaces.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Samples VmRSS every 100 ms until stopped; returns the highest seen. */
+export function sampleRss(pid: number): () => number | undefined {
+  let peak: number | undefined;
+  const sample = (): void => {
+    const rss = memoryMiB(pid, 'VmRSS');
+    if (rss !== undefined && (peak === undefined || rss > peak)) peak = rss;
+  };
+  sample();
+  const timer = setInterval(sample, 100);
+  return () => {
+    clearInterval(timer);
+    sample();
+    return peak;
+  };
+}

@@ -1,0 +1,64 @@
+import type { LoadResult } from './lib/load.js';
+
+export interface ScenarioResult {
+  scenario: string;
+  service: LoadResult;
+  floor: LoadResult;
+}
+
+const ms = (value: number): string => (Number.isFinite(value) ? value.toFixed(1) : '–');
+const mib = (value: number | undefined): string => (value === undefined ? '–' : value.toFixed(0));
+const rate = (value: number): string => value.toFixed(0);
+
+function problems(result: LoadResult): string {
+  const statuses = Object.entries(result.failures).map(([status, count]) => `${count}×${status}`);
+  if (result.errors > 0) statuses.push(`${result.errors} socket errors`);
+  return statuses.length === 0 ? '0' : `**${statuses.join(', ')}**`;
+}
+
+export function hasErrors(result: LoadResult): boolean {
+  return result.errors > 0 || Object.keys(result.failures).length > 0 || result.requests === 0;
+}
+
+/** One Markdown table (readable in a terminal too): a row per server per scenario, the ratio on the service's row. */
+export function renderTable(results: ScenarioResult[]): string {
+  const header = [
+    'scenario',
+    'server',
+    'req/s',
+    'p50 ms',
+    'p95 ms',
+    'p99 ms',
+    'CPU ms/req',
+    'peak RSS MiB',
+    'non-2xx / errors',
+    'service ÷ floor',
+  ];
+  const rows: string[][] = [];
+  for (const { scenario, service, floor } of results) {
+    const flagged = hasErrors(service) || hasErrors(floor) ? ' ⚠' : '';
+    const ratio = floor.requestsPerSecond > 0 ? (service.requestsPerSecond / floor.requestsPerSecond).toFixed(2) : '–';
+    for (const [name, result] of [
+      ['service', service],
+      ['floor', floor],
+    ] as const) {
+      rows.push([
+        name === 'service' ? `${scenario}${flagged}` : '',
+        name,
+        rate(result.requestsPerSecond),
+        ms(result.p50),
+        ms(result.p95),
+        ms(result.p99),
+        result.cpuMsPerRequest === undefined ? '–' : result.cpuMsPerRequest.toFixed(2),
+        mib(result.peakRssMiB),
+        problems(result),
+        name === 'service' ? ratio : '',
+      ]);
+    }
+  }
+  const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i].length)));
+  const line = (cells: string[]): string =>
+    `| ${cells.map((cell, i) => (i >= 2 && i !== 8 ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join(' | ')} |`;
+  const rule = `|${widths.map((width, i) => (i >= 2 && i !== 8 ? `${'-'.repeat(width + 1)}:` : '-'.repeat(width + 2))).join('|')}|`;
+  return [line(header), rule, ...rows.map(line)].join('\n');
+}

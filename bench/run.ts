@@ -1,0 +1,197 @@
+// `npm run bench [-- --smoke]`: the service against the floor on the same seeded database, scenario by scenario.
+// See docs/performance.md.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { resolve } from 'node:path';
+import { type Fixtures, isSeeded, prepare } from './fixtures.js';
+import { numberArg, parseArgs } from './lib/args.js';
+import { migrate, openBenchDatabase, recreateOwnedDatabase, ROOT } from './lib/database.js';
+import { drive, type LoadResult } from './lib/load.js';
+import { readManifest, type SeedManifest, writeManifest } from './lib/manifest.js';
+import { memoryMiB, type ServerUnderTest, startServer, stopServer } from './lib/servers.js';
+import { disableAutoExplain, enableAutoExplain, explainScenarios, LogTap } from './explain.js';
+import { checkParity } from './parity.js';
+import { hasErrors, renderTable, type ScenarioResult } from './report.js';
+import { type Scenario, SCENARIOS } from './scenarios.js';
+import { DATA_VERSION, seedDatabase } from './seed/seed-database.js';
+
+const log = (line: string): void => void process.stderr.write(`[bench] ${line}\n`);
+
+const args = parseArgs(process.argv.slice(2), {
+  smoke: 'flag',
+  reseed: 'flag',
+  scale: 'value',
+  seed: 'value',
+  duration: 'value',
+  warmup: 'value',
+  connections: 'value',
+  only: 'value',
+  explain: 'flag',
+});
+const smoke = args.has('smoke');
+const scale = numberArg(args, 'scale', smoke ? 0.01 : 1, (n) => n > 0 && n <= 10);
+const seed = numberArg(args, 'seed', 1, (n) => Number.isInteger(n) && n >= 0);
+const duration = numberArg(args, 'duration', smoke ? 1 : 10, (n) => n > 0 && n <= 120);
+const warmup = numberArg(args, 'warmup', smoke ? 0.5 : 3, (n) => n >= 0 && n <= 60);
+const connections = numberArg(args, 'connections', 10, (n) => Number.isInteger(n) && n >= 1 && n <= 200);
+const only = args.get('only')?.toLowerCase();
+const scenarios = SCENARIOS.filter((scenario) => !only || scenario.name.toLowerCase().includes(only));
+if (scenarios.length === 0) throw new Error(`no scenario matches --only ${only}`);
+
+async function seeded(url: string, label: string, owned: boolean): Promise<SeedManifest> {
+  const existing = readManifest(label);
+  if (
+    !args.has('reseed') &&
+    existing?.dataVersion === DATA_VERSION &&
+    existing.scale === scale &&
+    existing.seed === seed &&
+    (await isSeeded(url, existing))
+  ) {
+    log(`reusing the data seeded ${existing.seededAt} (scale ${scale}, seed ${seed})`);
+    return existing;
+  }
+  if (owned) {
+    await recreateOwnedDatabase(url);
+    await migrate(url);
+  }
+  const manifest = await seedDatabase(url, { scale, seed, log: (line) => log(`seed: ${line}`) });
+  writeManifest(label, manifest);
+  return manifest;
+}
+
+async function measure(server: ServerUnderTest, scenario: Scenario, fixtures: Fixtures): Promise<LoadResult> {
+  const options = { connections, apiKey: fixtures.apiKey };
+  if (warmup > 0) await drive(server, { ...options, durationSeconds: warmup, next: scenario.requests(fixtures) });
+  const result = await drive(server, { ...options, durationSeconds: duration, next: scenario.requests(fixtures) });
+  log(
+    `  ${server.name.padEnd(7)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${result.p50.toFixed(1)} ms  p99 ${result.p99.toFixed(1)} ms` +
+      (hasErrors(result) ? `  ERRORS ${JSON.stringify(result.failures)} + ${result.errors}` : ''),
+  );
+  return result;
+}
+
+/** Every scenario against both servers; writes the table and returns whether any scenario had errors. */
+async function loadTest(
+  service: ServerUnderTest,
+  floor: ServerUnderTest,
+  fixtures: Fixtures,
+  manifest: SeedManifest,
+): Promise<boolean> {
+  const results: ScenarioResult[] = [];
+  for (const [index, scenario] of scenarios.entries()) {
+    log(scenario.name);
+    // Alternate who goes first, so neither always runs on a warmer database.
+    const order = index % 2 === 0 ? [service, floor] : [floor, service];
+    const measured = new Map<string, LoadResult>();
+    for (const server of order) measured.set(server.name, await measure(server, scenario, fixtures));
+    results.push({
+      scenario: scenario.name,
+      service: measured.get('service') as LoadResult,
+      floor: measured.get('floor') as LoadResult,
+    });
+  }
+  const peaks = [service, floor]
+    .map((server) => `${server.name} ${memoryMiB(server.process.pid ?? 0, 'VmHWM')?.toFixed(0) ?? '?'} MiB`)
+    .join(', ');
+  const { workOrders, tenants } = manifest.bigTeam.counts;
+  const summary = [
+    '',
+    renderTable(results),
+    '',
+    `Scale ${scale} (big team: ${workOrders.toLocaleString('en-GB')} work orders, ${tenants.toLocaleString('en-GB')} tenants), ` +
+      `${connections} connections, ${warmup}s warm-up + ${duration}s per run; Node ${process.version}, ${cpus().length} CPUs; ` +
+      `process peak RSS (VmHWM): ${peaks}.`,
+    '',
+  ].join('\n');
+  process.stdout.write(summary);
+  const name = `bench-last${smoke ? '-smoke' : ''}${only ? '-partial' : ''}`;
+  writeFileSync(resolve(ROOT, '.data', `${name}.md`), summary);
+  writeFileSync(
+    resolve(ROOT, '.data', `${name}.json`),
+    JSON.stringify({ scale, seed, connections, warmup, duration, results }, null, 2),
+  );
+  const erroneous = results.filter((result) => hasErrors(result.service) || hasErrors(result.floor));
+  if (erroneous.length > 0) log(`scenarios with errors: ${erroneous.map((result) => result.scenario).join('; ')}`);
+  return erroneous.length > 0;
+}
+
+const started = Date.now();
+log(
+  `${args.has('explain') ? 'explain' : smoke ? 'smoke' : 'full'} run: scale ${scale}, seed ${seed}, ${connections} connections, ` +
+    `${warmup}s warm-up + ${duration}s per scenario and server`,
+);
+const tap = new LogTap();
+const database = await openBenchDatabase(scale, seed, process.env.BENCH_DATABASE_URL, log, tap.write);
+const servers: ServerUnderTest[] = [];
+let restore: (() => Promise<void>) | undefined;
+let explaining = false;
+let failed = false;
+
+let cleaning: Promise<void> | undefined;
+/** Leaves things as found: servers stopped, auto_explain off, seeded rows restored, the cluster stopped. Runs once. */
+function cleanUp(): Promise<void> {
+  cleaning ??= (async () => {
+    for (const server of servers) await stopServer(server);
+    if (explaining) {
+      await disableAutoExplain(database.url).catch((error: unknown) =>
+        log(`could not turn auto_explain off: ${String(error)}`),
+      );
+    }
+    if (restore) await restore().catch((error: unknown) => log(`could not restore the seeded data: ${String(error)}`));
+    await database.stop();
+  })();
+  return cleaning;
+}
+// The embedded cluster no longer stops itself when this process ends: on Ctrl-C, clean up first.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    log(`${signal}: stopping`);
+    void cleanUp().finally(() => process.exit(130));
+  });
+}
+try {
+  await migrate(database.url);
+  const manifest = await seeded(database.url, database.label, database.owned);
+  const prepared = await prepare(database.url, manifest, 500);
+  restore = prepared.restore;
+  const { fixtures } = prepared;
+  mkdirSync(resolve(ROOT, '.data'), { recursive: true });
+
+  if (args.has('explain')) {
+    if (!database.owned) throw new Error("--explain reads the bench cluster's log: run it without BENCH_DATABASE_URL");
+    // Set before the servers connect: the settings apply to sessions opened afterwards.
+    await enableAutoExplain(database.url);
+    explaining = true;
+  }
+  log('starting the service and the floor');
+  const service = await startServer('service', database.url);
+  servers.push(service);
+  const floor = await startServer('floor', database.url);
+  servers.push(floor);
+
+  const mismatches = await checkParity(service, floor, fixtures);
+  for (const mismatch of mismatches) log(`MISMATCH ${mismatch}`);
+  log(
+    mismatches.length === 0
+      ? 'parity: the floor answers exactly as the service does'
+      : `parity: ${mismatches.length} differences`,
+  );
+
+  if (explaining) {
+    const plans = await explainScenarios([service, floor], scenarios, fixtures, tap);
+    if (!plans.includes('Query Text'))
+      throw new Error('no plan in the cluster log: is another process running the bench cluster?');
+    process.stdout.write(plans);
+    writeFileSync(resolve(ROOT, '.data', 'bench-explain.md'), plans);
+    failed = mismatches.length > 0;
+  } else {
+    failed = (await loadTest(service, floor, fixtures, manifest)) || mismatches.length > 0;
+  }
+} catch (error) {
+  failed = true;
+  log(error instanceof Error ? (error.stack ?? error.message) : String(error));
+} finally {
+  await cleanUp();
+  log(`${failed ? 'FAILED' : 'done'} in ${((Date.now() - started) / 1000).toFixed(0)}s`);
+}
+process.exit(failed ? 1 : 0);
