@@ -179,7 +179,7 @@ describe('POST /v1/contractors', () => {
         [{ companyName: text(261) }, 'companyName must be shorter than or equal to 260 characters'],
         [{ email: 7 }, 'email must be an email'],
         [{ trades: 'plumbing' }, 'trades must be an array'],
-        [{ trades: [1] }, 'trades: each value in trades must be a string'],
+        [{ trades: [1] }, 'each value in trades must be a string'],
         [{ insurance: [{ type: 'a', amount: 'x' }] }, 'insurance.0.amount must be a finite number'],
         [{ insurance: [{ type: 'a', amount: 0 }] }, 'insurance.0.amount must be a positive number'],
       ];

@@ -260,6 +260,15 @@ describe('GET /v1/contractors', () => {
       expect(expectFieldError(await listContractors(sut, team, { page: 0 }), 'page')).toBe(
         'page must not be less than 1',
       );
+      expect(expectFieldError(await listContractors(sut, team, { page: 'abc' }), 'page')).toBe(
+        'page must be an integer number',
+      );
+      expect(expectFieldError(await listContractors(sut, team, { pageSize: 1.5 }), 'pageSize')).toBe(
+        'pageSize must be an integer number',
+      );
+      expect(expectFieldError(await listContractors(sut, team, { status: 'active,busy' }), 'status')).toBe(
+        'each value in status must be one of the following values: active, inactive, on_holiday',
+      );
       expect(expectFieldError(await listContractors(sut, team, { foo: 1 }), 'property foo')).toBe(
         'property foo should not exist',
       );

@@ -80,8 +80,8 @@ describe('Tenant–unit links (unitIds, tenantUnits)', () => {
       [null, 'unitIds must be an array'],
       ['00000000-0000-4000-8000-000000000000', 'unitIds must be an array'],
       [{ 0: '00000000-0000-4000-8000-000000000000' }, 'unitIds must be an array'],
-      [['not-a-uuid'], 'unitIds: each value in unitIds must be a UUID'],
-      [[42], 'unitIds: each value in unitIds must be a UUID'],
+      [['not-a-uuid'], 'each value in unitIds must be a UUID'],
+      [[42], 'each value in unitIds must be a UUID'],
     ])('refuses unitIds %j', async (unitIds, message) => {
       expect(expectError(await postTenant(sut, team, tenantInput({ unitIds })), 400)).toBe(message);
     });
@@ -140,7 +140,7 @@ describe('Tenant–unit links (unitIds, tenantUnits)', () => {
       const tenant = await createTenant(sut, team, { unitIds: ids(0) });
       const refusals: [unknown, string][] = [
         [[units[1].id, '00000000-0000-4000-8000-000000000002'], 'unitIds.1 must reference an existing unit'],
-        [['x'], 'unitIds: each value in unitIds must be a UUID'],
+        [['x'], 'each value in unitIds must be a UUID'],
         [null, 'unitIds must be an array'],
         [Array(101).fill(units[1].id), 'unitIds must contain no more than 100 elements'],
       ];

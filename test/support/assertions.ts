@@ -15,8 +15,8 @@ export function expectError(response: Response, status: number): string {
 /** A 400 whose text starts by naming `field` (nested fields by path, e.g. `certifications.0.type`). */
 export function expectFieldError(response: Response, field: string): string {
   const error = expectError(response, 400);
-  const named = [`${field} `, `${field}: `, `${field}.`, `property ${field} `].some((prefix) =>
-    error.startsWith(prefix),
+  const named = [`${field} `, `${field}: `, `${field}.`, `property ${field} `, `each value in ${field} `].some(
+    (prefix) => error.startsWith(prefix),
   );
   expect({ named, error }).toEqual({ named: true, error });
   return error;

@@ -1,69 +1,51 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
-import {
-  Clock,
-  InvalidReferenceError,
-  pageOf,
-  presentFields,
-  RecordNotFoundError,
-  type Page,
-  type TeamScopedRepository,
-  type TeamOwned,
-} from '@app/common';
-import { ContractorsRepository } from '../contractors/contractors.repository.js';
-import { TenantsRepository } from '../tenants/tenants.repository.js';
-import { UnitsRepository } from '../units/units.repository.js';
+import { Clock, ConflictError, pageOf, RecordNotFoundError, type Page } from '@app/common';
 import type { CreateWorkOrderDto } from './dto/create-work-order.dto.js';
 import type { ListWorkOrdersQuery } from './dto/list-work-orders.query.js';
 import type { UpdateWorkOrderDto } from './dto/update-work-order.dto.js';
 import { WorkOrderResponse } from './dto/work-order.response.js';
 import { statusChange } from './work-order-status.js';
-import { API_INTAKE_CHANNEL } from './work-order.entity.js';
-import { WorkOrdersRepository } from './work-orders.repository.js';
+import { WorkOrdersRepository, type WorkOrderWrite } from './work-orders.repository.js';
 
-type LinkedRepository = Pick<TeamScopedRepository<TeamOwned>, 'existingIds'>;
+/** An update re-reads and re-decides when another one changed the row in between; this many tries at most. */
+const UPDATE_ATTEMPTS = 10;
 
-/** What a body may write as given; `status` goes through the transition rules instead. */
-const EDITABLE_FIELDS = [
-  'title',
-  'description',
-  'unitId',
-  'tenantId',
-  'contractorId',
-  'availability',
-  'priority',
-] as const;
+/** The plain columns a body writes as given; `status` goes through the transition rules instead. */
+function columnsOf(dto: UpdateWorkOrderDto): WorkOrderWrite {
+  const columns: WorkOrderWrite = {};
+  if (dto.title !== undefined) columns.title = dto.title;
+  if (dto.description !== undefined) columns.description = dto.description;
+  if (dto.priority !== undefined) columns.priority = dto.priority;
+  if (dto.availability !== undefined) columns.availability = dto.availability;
+  if (dto.unitId !== undefined) columns.unit_id = dto.unitId;
+  if (dto.tenantId !== undefined) columns.tenant_id = dto.tenantId;
+  if (dto.contractorId !== undefined) columns.contractor_id = dto.contractorId;
+  return columns;
+}
 
 @Injectable()
 export class WorkOrdersService {
   constructor(
     private readonly workOrders: WorkOrdersRepository,
-    private readonly units: UnitsRepository,
-    private readonly tenants: TenantsRepository,
-    private readonly contractors: ContractorsRepository,
     private readonly clock: Clock,
   ) {}
 
+  /** Links are checked by the database's team-scoped foreign keys: a bad one rolls back the number too. */
   async create(teamId: string, dto: CreateWorkOrderDto): Promise<WorkOrderResponse> {
-    // Checked before a number is taken: a rejected create must not consume one.
-    await this.assertLinksExist(teamId, dto);
-    const id = randomUUID();
-    await this.workOrders.insertNumbered(teamId, {
-      id,
+    const row = await this.workOrders.create(teamId, randomUUID(), {
       title: dto.title,
       description: dto.description ?? null,
       status: 'reported',
       priority: dto.priority ?? '2',
       availability: dto.availability ?? null,
-      selfResolved: false,
-      resolvedAt: null,
-      intakeChannel: API_INTAKE_CHANNEL,
-      unitId: dto.unitId,
-      tenantId: dto.tenantId ?? null,
-      contractorId: dto.contractorId ?? null,
+      self_resolved: false,
+      resolved_at: null,
+      unit_id: dto.unitId,
+      tenant_id: dto.tenantId ?? null,
+      contractor_id: dto.contractorId ?? null,
     });
-    return this.get(teamId, id);
+    return WorkOrderResponse.from(row);
   }
 
   async list(teamId: string, query: ListWorkOrdersQuery): Promise<Page<WorkOrderResponse>> {
@@ -76,40 +58,28 @@ export class WorkOrdersService {
   }
 
   async get(teamId: string, id: string): Promise<WorkOrderResponse> {
-    const workOrder = await this.workOrders.findWithLinks(teamId, id);
-    if (!workOrder) throw new RecordNotFoundError('Work order');
-    return WorkOrderResponse.from(workOrder);
+    const row = await this.workOrders.findWithLinks(teamId, id);
+    if (!row) throw new RecordNotFoundError('Work order');
+    return WorkOrderResponse.from(row);
   }
 
-  /** Reads, decides and writes under the row lock, so concurrent updates each see the previous one's result. */
+  /**
+   * Decides on the current status and contractor, then writes only if the row still has them (optimistic):
+   * two round trips, and concurrent updates each see the previous one's result, as under a row lock.
+   */
   async update(teamId: string, id: string, dto: UpdateWorkOrderDto): Promise<WorkOrderResponse> {
-    const updated = await this.workOrders.transaction(async (manager) => {
-      const current = await this.workOrders.findForUpdate(teamId, id, manager);
+    for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt++) {
+      const current = await this.workOrders.findState(teamId, id);
       if (!current) throw new RecordNotFoundError('Work order');
-      await this.assertLinksExist(teamId, dto, manager);
-      const contractorIdAfter = dto.contractorId === undefined ? current.contractorId : dto.contractorId;
-      const fields = {
-        ...presentFields(dto, EDITABLE_FIELDS),
-        ...statusChange(current.status, dto.status, contractorIdAfter, new Date(this.clock.now())),
-      };
-      await this.workOrders.update(teamId, id, fields, manager);
-      return this.workOrders.findWithLinks(teamId, id, manager);
-    });
-    if (!updated) throw new RecordNotFoundError('Work order');
-    return WorkOrderResponse.from(updated);
-  }
-
-  /** Each link present must name a record of the caller's team; another team's record counts as missing. */
-  private async assertLinksExist(teamId: string, dto: UpdateWorkOrderDto, manager?: EntityManager): Promise<void> {
-    const links: [field: string, id: string | null | undefined, resource: string, owner: LinkedRepository][] = [
-      ['unitId', dto.unitId, 'Unit', this.units],
-      ['tenantId', dto.tenantId, 'Tenant', this.tenants],
-      ['contractorId', dto.contractorId, 'Contractor', this.contractors],
-    ];
-    for (const [field, id, resource, owner] of links) {
-      if (id && (await owner.existingIds(teamId, [id], manager)).size === 0) {
-        throw new InvalidReferenceError(field, resource);
-      }
+      const contractorIdAfter = dto.contractorId === undefined ? current.contractor_id : dto.contractorId;
+      const move = statusChange(current.status, dto.status, contractorIdAfter, new Date(this.clock.now()));
+      const columns: WorkOrderWrite = { ...columnsOf(dto) };
+      if (move.status !== undefined) columns.status = move.status;
+      if (move.selfResolved !== undefined) columns.self_resolved = move.selfResolved;
+      if (move.resolvedAt !== undefined) columns.resolved_at = move.resolvedAt?.toISOString() ?? null;
+      const row = await this.workOrders.updateIf(teamId, id, current, columns);
+      if (row) return WorkOrderResponse.from(row);
     }
+    throw new ConflictError('The work order is being changed by other requests; retry');
   }
 }

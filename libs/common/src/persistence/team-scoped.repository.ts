@@ -62,6 +62,20 @@ export abstract class TeamScopedRepository<T extends TeamOwned> {
     return Number(row?.total ?? 0);
   }
 
+  /**
+   * Hand-written SQL for hot paths. The team is always bound as `$1` (the caller's parameters follow as `$2`…),
+   * and the text must compare a `team_id` with `$1`, so raw SQL cannot skip the scoping either.
+   */
+  protected async teamSql<R>(
+    teamId: string,
+    text: string,
+    params: unknown[] = [],
+    manager?: EntityManager,
+  ): Promise<R[]> {
+    if (!/team_id = \$1\b/.test(text)) throw new Error('team-scoped SQL must compare team_id with $1');
+    return (await this.repo(manager).manager.query(text, [teamId, ...params])) as R[];
+  }
+
   async findOne(teamId: string, id: string, manager?: EntityManager): Promise<T | null> {
     return this.query(teamId, (qb) => qb.where(`${this.alias}.id = :id`, { id }), manager).getOne();
   }

@@ -14,6 +14,9 @@ export function describeValidationErrors(errors: ValidationError[], parentPath =
       if (message.startsWith(`${error.property} `)) {
         return `${path}${message.slice(error.property.length)}`;
       }
+      if (message.startsWith(`each value in ${error.property} `)) {
+        return `each value in ${path}${message.slice(`each value in ${error.property}`.length)}`;
+      }
       return `${path}: ${message}`;
     });
     return [...own, ...describeValidationErrors(error.children ?? [], path)];

@@ -10,6 +10,8 @@ export class InitialSchema1763750000000 implements MigrationInterface {
 
   async up(db: QueryRunner): Promise<void> {
     await db.query(`CREATE EXTENSION IF NOT EXISTS pg_trgm`);
+    // Lets a GIN index lead with team_id (a btree-like column) before the trigram expression.
+    await db.query(`CREATE EXTENSION IF NOT EXISTS btree_gin`);
 
     await db.query(`
       CREATE TABLE teams (
@@ -156,15 +158,15 @@ export class InitialSchema1763750000000 implements MigrationInterface {
 
     // Substring search (ILIKE '%…%') is served by trigram indexes on the searched expressions. Fields are
     // joined with the unit separator (chr 31), which a search term may not contain, so no match spans two fields.
-    await db.query(`CREATE INDEX contractors_search_trgm ON contractors USING gin (
+    await db.query(`CREATE INDEX contractors_search_trgm ON contractors USING gin (team_id,
       (company_name || chr(31) || contact_name || chr(31) || coalesce(email, '') || chr(31) || coalesce(phone_number, '')) gin_trgm_ops)`);
-    await db.query(`CREATE INDEX landlords_search_trgm ON landlords USING gin (
+    await db.query(`CREATE INDEX landlords_search_trgm ON landlords USING gin (team_id,
       (name || chr(31) || coalesce(email, '') || chr(31) || coalesce(phone_number, '')) gin_trgm_ops)`);
-    await db.query(`CREATE INDEX units_full_address_trgm ON units USING gin (full_address gin_trgm_ops)`);
-    await db.query(`CREATE INDEX tenants_search_trgm ON tenants USING gin (
+    await db.query(`CREATE INDEX units_full_address_trgm ON units USING gin (team_id, full_address gin_trgm_ops)`);
+    await db.query(`CREATE INDEX tenants_search_trgm ON tenants USING gin (team_id,
       (first_name || chr(31) || last_name || chr(31) || coalesce(email, '') || chr(31) || coalesce(phone_number, '')) gin_trgm_ops)`);
     await db.query(
-      `CREATE INDEX work_orders_search_trgm ON work_orders USING gin ((title || chr(31) || code) gin_trgm_ops)`,
+      `CREATE INDEX work_orders_search_trgm ON work_orders USING gin (team_id, (title || chr(31) || code) gin_trgm_ops)`,
     );
   }
 
@@ -181,5 +183,6 @@ export class InitialSchema1763750000000 implements MigrationInterface {
     ]) {
       await db.query(`DROP TABLE IF EXISTS ${table}`);
     }
+    await db.query(`DROP EXTENSION IF EXISTS btree_gin`);
   }
 }

@@ -4,10 +4,34 @@ import { UnitSummaryResponse } from '../../units/dto/unit-summary.response.js';
 import {
   WORK_ORDER_PRIORITIES,
   WORK_ORDER_STATUSES,
-  type WorkOrder,
   type WorkOrderPriority,
   type WorkOrderStatus,
 } from '../work-order.entity.js';
+
+/** One row of the joined select in WorkOrdersRepository. */
+export interface WorkOrderRow {
+  id: string;
+  team_id: string;
+  code: string;
+  title: string;
+  description: string | null;
+  status: WorkOrderStatus;
+  priority: WorkOrderPriority;
+  availability: string | null;
+  self_resolved: boolean;
+  resolved_at: string | null;
+  intake_channel: string;
+  created_at: string;
+  updated_at: string;
+  unit_id: string;
+  unit_full_address: string;
+  tenant_id: string | null;
+  tenant_first_name: string | null;
+  tenant_last_name: string | null;
+  tenant_email: string | null;
+  contractor_id: string | null;
+  contractor_company_name: string | null;
+}
 
 // Each use keeps its own named subclass: the OpenAPI document publishes these names as schemas.
 export class WorkOrderTenantResponse extends TenantSummaryResponse {}
@@ -56,29 +80,36 @@ export class WorkOrderResponse {
   @ApiProperty({ format: 'date-time' })
   updatedAt!: string;
 
-  /** Expects a work order loaded with its joins (see WorkOrdersRepository). */
-  static from(workOrder: WorkOrder): WorkOrderResponse {
-    const { unit, tenant, contractor } = workOrder;
-    if (!unit) throw new Error(`work order ${workOrder.id} was loaded without its unit`);
+  /** From a row of WorkOrdersRepository's joined select (timestamps already formatted by PostgreSQL). */
+  static from(row: WorkOrderRow): WorkOrderResponse {
     return {
-      id: workOrder.id,
-      teamId: workOrder.teamId,
-      code: workOrder.code,
-      title: workOrder.title,
-      description: workOrder.description,
-      status: workOrder.status,
-      priority: workOrder.priority,
-      availability: workOrder.availability,
-      selfResolved: workOrder.selfResolved,
-      resolvedAt: workOrder.resolvedAt?.toISOString() ?? null,
-      intakeChannel: workOrder.intakeChannel,
-      tenant: tenant
-        ? { id: tenant.id, firstName: tenant.firstName, lastName: tenant.lastName, email: tenant.email }
-        : null,
-      unit: { id: unit.id, fullAddress: unit.fullAddress },
-      contractor: contractor ? { id: contractor.id, companyName: contractor.companyName } : null,
-      createdAt: workOrder.createdAt.toISOString(),
-      updatedAt: workOrder.updatedAt.toISOString(),
+      id: row.id,
+      teamId: row.team_id,
+      code: row.code,
+      title: row.title,
+      description: row.description,
+      status: row.status,
+      priority: row.priority,
+      availability: row.availability,
+      selfResolved: row.self_resolved,
+      resolvedAt: row.resolved_at,
+      intakeChannel: row.intake_channel,
+      tenant:
+        row.tenant_id === null
+          ? null
+          : {
+              id: row.tenant_id,
+              firstName: row.tenant_first_name as string,
+              lastName: row.tenant_last_name as string,
+              email: row.tenant_email,
+            },
+      unit: { id: row.unit_id, fullAddress: row.unit_full_address },
+      contractor:
+        row.contractor_id === null
+          ? null
+          : { id: row.contractor_id, companyName: row.contractor_company_name as string },
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
     };
   }
 }
