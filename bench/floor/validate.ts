@@ -111,7 +111,7 @@ function enumList(name: string, values: readonly string[]): Field {
     rules: [
       [
         (v) => Array.isArray(v) && v.every((item) => oneOf(values, item)),
-        `${name}: each value in ${name} must be one of the following values: ${values.join(', ')}`,
+        `each value in ${name} must be one of the following values: ${values.join(', ')}`,
       ],
     ],
   };

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, IsNull, Repository } from 'typeorm';
 import { RecordNotFoundError } from '../errors/domain-errors.js';
+import { ApiKeyCache } from './api-key-cache.js';
 import { ApiKey } from './api-key.entity.js';
 import { API_KEY_PATTERN, generateApiKey, hashApiKey } from './api-key-secret.js';
 import { Team } from './team.entity.js';
@@ -33,7 +34,10 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 export class ApiKeysService {
   private readonly lastUsedWrites = new Map<string, number>();
 
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly cache: ApiKeyCache,
+  ) {}
 
   async createTeam(name: string): Promise<CreatedKey> {
     return this.db.transaction(async (manager) => {
@@ -70,6 +74,7 @@ export class ApiKeysService {
     await repository.update({ id: apiKeyId, revokedAt: IsNull() }, { revokedAt: () => 'now()' });
     const key = await repository.findOneBy({ id: apiKeyId });
     if (!key || !key.revokedAt) throw new RecordNotFoundError('API key');
+    this.cache.forget(key.keyHash);
     return { apiKeyId: key.id, revokedAt: key.revokedAt.toISOString() };
   }
 
@@ -80,14 +85,24 @@ export class ApiKeysService {
   /** The caller behind a bearer token, or undefined when the token is malformed, unknown or revoked. */
   async authenticate(token: string): Promise<Caller | undefined> {
     if (!API_KEY_PATTERN.test(token)) return undefined;
+    const hash = hashApiKey(token);
+    const now = Date.now();
+    const cached = this.cache.get(hash, now);
+    if (cached) {
+      this.touch(cached.apiKeyId);
+      return cached;
+    }
+    const snapshot = this.cache.snapshot();
     const rows: Array<{ team_id: string; id: string }> = await this.db.query(
       'SELECT team_id, id FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
-      [hashApiKey(token)],
+      [hash],
     );
     const row = rows[0];
     if (!row) return undefined;
-    this.touch(row.id);
-    return { teamId: row.team_id, apiKeyId: row.id };
+    const caller = { teamId: row.team_id, apiKeyId: row.id };
+    this.cache.set(hash, caller, snapshot, now);
+    this.touch(caller.apiKeyId);
+    return caller;
   }
 
   /** Records use without a write per request: at most one update per key per minute per process. */

@@ -7,3 +7,4 @@ export * from './caller.js';
 export * from './public.decorator.js';
 export * from './team.entity.js';
 export * from './auth.module.js';
+export * from './api-key-cache.js';

@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { bearer, createTestApp, type TestApp } from './support/test-app.js';
+
+// Keys are cached per instance; a trigger announces revocations (LISTEN/NOTIFY) and the cache is only used
+// while the instance listens. These tests make each part visible.
+
+describe('API key cache', () => {
+  let sut: TestApp;
+  beforeAll(async () => {
+    sut = await createTestApp();
+  });
+  afterAll(() => sut.close());
+
+  const read = (key: { apiKey: string }) =>
+    sut
+      .http()
+      .get('/v1/contractors')
+      .set(...bearer(key));
+
+  /** Lets the lazily started listener connect: the first request starts it, later ones use the cache. */
+  async function warm(key: { apiKey: string }): Promise<void> {
+    for (let i = 0; i < 50; i++) {
+      expect((await read(key)).status).toBe(200);
+      const [{ listening }] = await sut.sql<{ listening: boolean }>(
+        `SELECT count(*) > 0 AS listening FROM pg_stat_activity
+          WHERE datname = current_database() AND application_name = 'property-portfolio-api:keys'`,
+      );
+      if (listening) {
+        expect((await read(key)).status).toBe(200); // fills the cache now that it is listening
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    throw new Error('the revocation listener never connected');
+  }
+
+  it('serves a known key from the cache (a revocation nobody announces goes unseen)', async () => {
+    const team = await sut.createTeam();
+    await warm(team);
+    await sut.sql('ALTER TABLE api_keys DISABLE TRIGGER api_keys_notify_revoked');
+    try {
+      await sut.sql('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [team.apiKeyId]);
+      expect((await read(team)).status).toBe(200);
+    } finally {
+      await sut.sql('ALTER TABLE api_keys ENABLE TRIGGER api_keys_notify_revoked');
+    }
+  });
+
+  it('drops a key revoked by plain SQL on the very next request (the trigger announces it)', async () => {
+    const team = await sut.createTeam();
+    await warm(team);
+    await sut.sql('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [team.apiKeyId]);
+    const response = await read(team);
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual({ error: 'Invalid or revoked API key' });
+  });
+
+  it('stops using the cache when the listener connection is lost', async () => {
+    const team = await sut.createTeam();
+    await warm(team);
+    await sut.sql(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+        WHERE datname = current_database() AND application_name = 'property-portfolio-api:keys'`,
+    );
+    await sut.sql('ALTER TABLE api_keys DISABLE TRIGGER api_keys_notify_revoked');
+    try {
+      // Unannounced, yet refused: without a listener every request reads the database.
+      await sut.sql('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [team.apiKeyId]);
+      expect((await read(team)).status).toBe(401);
+    } finally {
+      await sut.sql('ALTER TABLE api_keys ENABLE TRIGGER api_keys_notify_revoked');
+    }
+  });
+});
