@@ -148,7 +148,7 @@ export class WorkOrdersRepository extends TeamScopedRepository<WorkOrder> {
     expected: WorkOrderState,
     values: WorkOrderWrite,
   ): Promise<WorkOrderRow | undefined> {
-    const entries = Object.entries(values);
+    const entries: [string, unknown][] = Object.entries(values);
     const sets = entries.map(([column], i) => `${column} = $${i + 5}`);
     const sql = `WITH w AS (
         UPDATE work_orders

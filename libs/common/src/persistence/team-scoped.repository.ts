@@ -73,7 +73,7 @@ export abstract class TeamScopedRepository<T extends TeamOwned> {
     manager?: EntityManager,
   ): Promise<R[]> {
     if (!/team_id = \$1\b/.test(text)) throw new Error('team-scoped SQL must compare team_id with $1');
-    return (await this.repo(manager).manager.query(text, [teamId, ...params])) as R[];
+    return this.repo(manager).manager.query<R[]>(text, [teamId, ...params]);
   }
 
   async findOne(teamId: string, id: string, manager?: EntityManager): Promise<T | null> {
