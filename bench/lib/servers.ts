@@ -1,6 +1,7 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { ROOT } from './database.js';
 
 export interface ServerUnderTest {
@@ -27,9 +28,11 @@ export function freePort(): Promise<number> {
 /** Limits far above what the load reaches: every request goes through the limiter, none is refused. */
 const UNREACHABLE_LIMIT = '100000000';
 
-/** The service starts as `npm start` starts it. */
+/** The service starts as `npm start` starts it: the same Node flags, read from package.json's start script. */
+const START_SCRIPT = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } })
+  .scripts.start;
 const COMMAND = {
-  service: ['--enable-source-maps', 'dist/apps/api/src/main.js'],
+  service: START_SCRIPT.replace(/^node\s+/, '').split(/\s+/),
   floor: ['dist/bench/floor/server.js'],
 } as const;
 
