@@ -6,6 +6,7 @@ import request from 'supertest';
 import TestAgent from 'supertest/lib/agent.js';
 import { AppModule } from '../../apps/api/src/app.module.js';
 import { answerUnmatchedRoutes, configureApp } from '../../apps/api/src/configure-app.js';
+import { JsonExpressAdapter } from '../../apps/api/src/json-express-adapter.js';
 import { ApiKeysService, AppConfig, Clock, loadConfig, ManualClock, SystemClock, type CreatedKey } from '@app/common';
 
 export interface TestAppOptions {
@@ -77,7 +78,10 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     .overrideProvider(Clock)
     .useValue(options.clock ?? new SystemClock())
     .compile();
-  const app = moduleRef.createNestApplication<NestExpressApplication>({ bodyParser: false, logger: false });
+  const app = moduleRef.createNestApplication<NestExpressApplication>(new JsonExpressAdapter(), {
+    bodyParser: false,
+    logger: false,
+  });
   configureApp(app, config);
   await app.init();
   answerUnmatchedRoutes(app);

@@ -37,12 +37,8 @@ export class TenantsService {
 
   async list(teamId: string, query: ListTenantsQuery): Promise<Page<TenantResponse>> {
     const [rows, total] = await this.tenants.list(teamId, query);
-    const links = await this.links.unitsOfTenants(
-      teamId,
-      rows.map((tenant) => tenant.id),
-    );
     return pageOf(
-      rows.map((tenant) => TenantResponse.from(tenant, links.get(tenant.id) ?? [])),
+      rows.map((tenant) => TenantResponse.from(tenant, tenant.links)),
       total,
       query,
     );
