@@ -41,12 +41,8 @@ export class UnitsService {
 
   async list(teamId: string, query: ListUnitsQuery): Promise<Page<UnitResponse>> {
     const [rows, total] = await this.units.list(teamId, query);
-    const links = await this.links.tenantsOfUnits(
-      teamId,
-      rows.map((unit) => unit.id),
-    );
     return pageOf(
-      rows.map((unit) => UnitResponse.from(unit, links.get(unit.id) ?? [])),
+      rows.map((unit) => UnitResponse.from(unit, unit.links)),
       total,
       query,
     );
