@@ -45,30 +45,19 @@ export class TenantsRepository extends TeamScopedRepository<Tenant> {
   }
 
   /** One page with each tenant's links aggregated in the same statement, and the exact total beside it. */
-  list(teamId: string, query: ListTenantsQuery): Promise<[TenantWithLinks[], number]> {
+  async list(teamId: string, query: ListTenantsQuery): Promise<[TenantWithLinks[], number]> {
     const pattern = containsPattern(query.search);
-    const params: unknown[] = pattern ? [pattern] : [];
-    const bind = (value: unknown): string => `$${params.push(value) + 1}`;
-    const matching = pattern ? `AND t.id IN (${MATCHING_IDS})` : '';
-    const rows = this.teamSql<TenantListRow>(
-      teamId,
-      `WITH page AS (
-         SELECT * FROM tenants t WHERE t.team_id = $1 ${matching}
-         ORDER BY t.created_at DESC, t.id DESC LIMIT ${bind(query.pageSize)} OFFSET ${bind((query.page - 1) * query.pageSize)})
-       SELECT page.*, coalesce((
-           SELECT json_agg(json_build_object('id', tu.id, 'tenantId', tu.tenant_id, 'unitId', u.id,
-                                             'fullAddress', u.full_address) ORDER BY tu.created_at, tu.id)
-           FROM tenant_units tu JOIN units u ON u.team_id = tu.team_id AND u.id = tu.unit_id
-           WHERE tu.team_id = page.team_id AND tu.tenant_id = page.id), '[]') AS links
-       FROM page ORDER BY page.created_at DESC, page.id DESC`,
-      params,
-    ).then((result) => result.map(toTenantWithLinks));
-    const total = this.teamSql<{ total: string }>(
-      teamId,
-      `SELECT count(*) AS total FROM tenants t WHERE t.team_id = $1 ${matching}`,
-      pattern ? [pattern] : [],
-    ).then((result) => Number(result[0]?.total ?? 0));
-    return Promise.all([rows, total]);
+    const [rows, total] = await this.pageSql<TenantListRow>(teamId, query, {
+      table: 'tenants',
+      filter: pattern ? `AND t.id IN (${MATCHING_IDS})` : '',
+      filterParams: pattern ? [pattern] : [],
+      extra: `coalesce((
+        SELECT json_agg(json_build_object('id', tu.id, 'tenantId', tu.tenant_id, 'unitId', u.id,
+                                          'fullAddress', u.full_address) ORDER BY tu.created_at, tu.id)
+        FROM tenant_units tu JOIN units u ON u.team_id = tu.team_id AND u.id = tu.unit_id
+        WHERE tu.team_id = page.team_id AND tu.tenant_id = page.id), '[]') AS links`,
+    });
+    return [rows.map(toTenantWithLinks), total];
   }
 }
 

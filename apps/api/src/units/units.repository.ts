@@ -37,30 +37,19 @@ export class UnitsRepository extends TeamScopedRepository<Unit> {
   }
 
   /** One page with each unit's tenant links aggregated in the same statement, and the exact total beside it. */
-  list(teamId: string, query: ListUnitsQuery): Promise<[UnitWithLinks[], number]> {
+  async list(teamId: string, query: ListUnitsQuery): Promise<[UnitWithLinks[], number]> {
     const pattern = containsPattern(query.search);
-    const params: unknown[] = pattern ? [pattern] : [];
-    const bind = (value: unknown): string => `$${params.push(value) + 1}`;
-    const matching = pattern ? `AND ${SEARCH_EXPRESSION} ILIKE $2` : '';
-    const rows = this.teamSql<UnitListRow>(
-      teamId,
-      `WITH page AS (
-         SELECT * FROM units u WHERE u.team_id = $1 ${matching}
-         ORDER BY u.created_at DESC, u.id DESC LIMIT ${bind(query.pageSize)} OFFSET ${bind((query.page - 1) * query.pageSize)})
-       SELECT page.*, coalesce((
-           SELECT json_agg(json_build_object('id', tu.id, 'unitId', tu.unit_id, 'tenantId', t.id,
-                  'firstName', t.first_name, 'lastName', t.last_name, 'email', t.email) ORDER BY tu.created_at, tu.id)
-           FROM tenant_units tu JOIN tenants t ON t.team_id = tu.team_id AND t.id = tu.tenant_id
-           WHERE tu.team_id = page.team_id AND tu.unit_id = page.id), '[]') AS links
-       FROM page ORDER BY page.created_at DESC, page.id DESC`,
-      params,
-    ).then((result) => result.map(toUnitWithLinks));
-    const total = this.teamSql<{ total: string }>(
-      teamId,
-      `SELECT count(*) AS total FROM units u WHERE u.team_id = $1 ${matching}`,
-      pattern ? [pattern] : [],
-    ).then((result) => Number(result[0]?.total ?? 0));
-    return Promise.all([rows, total]);
+    const [rows, total] = await this.pageSql<UnitListRow>(teamId, query, {
+      table: 'units',
+      filter: pattern ? `AND ${SEARCH_EXPRESSION} ILIKE $2` : '',
+      filterParams: pattern ? [pattern] : [],
+      extra: `coalesce((
+        SELECT json_agg(json_build_object('id', tu.id, 'unitId', tu.unit_id, 'tenantId', t.id,
+               'firstName', t.first_name, 'lastName', t.last_name, 'email', t.email) ORDER BY tu.created_at, tu.id)
+        FROM tenant_units tu JOIN tenants t ON t.team_id = tu.team_id AND t.id = tu.tenant_id
+        WHERE tu.team_id = page.team_id AND tu.unit_id = page.id), '[]') AS links`,
+    });
+    return [rows.map(toUnitWithLinks), total];
   }
 
   /**

@@ -76,6 +76,35 @@ export abstract class TeamScopedRepository<T extends TeamOwned> {
     return this.repo(manager).manager.query<R[]>(text, [teamId, ...params]);
   }
 
+  /**
+   * One page of the team's rows in hand-written SQL, newest first, with `extra` columns (e.g. aggregated links,
+   * written against the alias `page`) computed for that page only, and the exact total beside it: two
+   * statements run side by side. `filter` is ANDed after `team_id = $1`; its parameters start at `$2`.
+   */
+  protected pageSql<R>(
+    teamId: string,
+    paging: Pick<PageQuery, 'page' | 'pageSize'>,
+    shape: { table: string; filter?: string; filterParams?: unknown[]; extra?: string },
+  ): Promise<[R[], number]> {
+    const { table, filter = '', filterParams = [], extra } = shape;
+    const where = `${this.alias}.team_id = $1 ${filter}`;
+    const limit = filterParams.length + 2;
+    const rows = this.teamSql<R>(
+      teamId,
+      `WITH page AS (
+         SELECT * FROM ${table} ${this.alias} WHERE ${where}
+         ORDER BY ${this.alias}.created_at DESC, ${this.alias}.id DESC LIMIT $${limit} OFFSET $${limit + 1})
+       SELECT page.*${extra ? `, ${extra}` : ''} FROM page ORDER BY page.created_at DESC, page.id DESC`,
+      [...filterParams, paging.pageSize, (paging.page - 1) * paging.pageSize],
+    );
+    const total = this.teamSql<{ total: string }>(
+      teamId,
+      `SELECT count(*) AS total FROM ${table} ${this.alias} WHERE ${where}`,
+      filterParams,
+    ).then((result) => Number(result[0]?.total ?? 0));
+    return Promise.all([rows, total]);
+  }
+
   async findOne(teamId: string, id: string, manager?: EntityManager): Promise<T | null> {
     return this.query(teamId, (qb) => qb.where(`${this.alias}.id = :id`, { id }), manager).getOne();
   }
