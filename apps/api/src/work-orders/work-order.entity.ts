@@ -1,7 +1,4 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import type { Contractor } from '../contractors/contractor.entity.js';
-import type { Tenant } from '../tenants/tenant.entity.js';
-import type { Unit } from '../units/unit.entity.js';
 
 export const WORK_ORDER_STATUSES = ['reported', 'in_progress', 'completed', 'cancelled'] as const;
 export type WorkOrderStatus = (typeof WORK_ORDER_STATUSES)[number];
@@ -29,7 +26,7 @@ export class WorkOrder {
   @Column({ type: 'varchar', length: 20, insert: false, update: false })
   code!: string;
 
-  @Column({ type: 'varchar', length: 260 })
+  @Column({ type: 'text' })
   title!: string;
 
   @Column({ type: 'text', nullable: true })
@@ -41,7 +38,7 @@ export class WorkOrder {
   @Column({ type: 'char', length: 1 })
   priority!: WorkOrderPriority;
 
-  @Column({ type: 'varchar', length: 260, nullable: true })
+  @Column({ type: 'text', nullable: true })
   availability!: string | null;
 
   @Column({ name: 'self_resolved', type: 'boolean' })
@@ -67,9 +64,4 @@ export class WorkOrder {
 
   @Column({ name: 'updated_at', type: 'timestamptz', precision: 3, insert: false })
   updatedAt!: Date;
-
-  // Filled by the repository's joins (never relations: the composite keys lead with team_id).
-  unit?: Pick<Unit, 'id' | 'fullAddress'>;
-  tenant?: Pick<Tenant, 'id' | 'firstName' | 'lastName' | 'email'> | null;
-  contractor?: Pick<Contractor, 'id' | 'companyName'> | null;
 }

@@ -38,6 +38,7 @@ const LINK_CONSTRAINTS: Record<string, [field: string, resource: string]> = {
 export interface WorkOrderWrite {
   title?: string;
   description?: string | null;
+  intake_channel?: string;
   status?: WorkOrderStatus;
   priority?: string;
   availability?: string | null;
@@ -126,8 +127,8 @@ export class WorkOrdersRepository extends TeamScopedRepository<WorkOrder> {
         UPDATE teams SET last_work_order_number = last_work_order_number + 1 WHERE id = $1
         RETURNING last_work_order_number AS number),
       w AS (
-        INSERT INTO work_orders (team_id, id, number, intake_channel, ${columns.join(', ')})
-        SELECT $1, $2, numbered.number, 'api', ${columns.map((_, i) => `$${i + 3}`).join(', ')} FROM numbered
+        INSERT INTO work_orders (team_id, id, number, ${columns.join(', ')})
+        SELECT $1, $2, numbered.number, ${columns.map((_, i) => `$${i + 3}`).join(', ')} FROM numbered
         RETURNING *)
       ${SELECT_WITH_LINKS} WHERE w.team_id = $1`;
     try {

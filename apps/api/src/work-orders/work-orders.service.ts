@@ -6,6 +6,7 @@ import type { ListWorkOrdersQuery } from './dto/list-work-orders.query.js';
 import type { UpdateWorkOrderDto } from './dto/update-work-order.dto.js';
 import { WorkOrderResponse } from './dto/work-order.response.js';
 import { statusChange } from './work-order-status.js';
+import { API_INTAKE_CHANNEL } from './work-order.entity.js';
 import { WorkOrdersRepository, type WorkOrderWrite } from './work-orders.repository.js';
 
 /** An update re-reads and re-decides when another one changed the row in between; this many tries at most. */
@@ -39,6 +40,7 @@ export class WorkOrdersService {
       status: 'reported',
       priority: dto.priority ?? '2',
       availability: dto.availability ?? null,
+      intake_channel: API_INTAKE_CHANNEL,
       self_resolved: false,
       resolved_at: null,
       unit_id: dto.unitId,
