@@ -14,6 +14,7 @@ const inputs = [
   'tsconfig.build.json',
   'nest-cli.json',
   'package.json',
+  'scripts/build.mjs',
 ];
 
 function newest(path) {
@@ -27,7 +28,7 @@ const built = existsSync(stamp) ? statSync(stamp).mtimeMs : 0;
 const changed = Math.max(...inputs.map((input) => newest(join(root, input))));
 if (changed > built) {
   process.stderr.write('Building…\n');
-  const result = spawnSync(process.execPath, [join(root, 'node_modules/@nestjs/cli/bin/nest.js'), 'build', 'api'], {
+  const result = spawnSync(process.execPath, [join(root, 'scripts/build.mjs')], {
     cwd: root,
     stdio: ['ignore', process.stderr, process.stderr],
   });

@@ -1,5 +1,5 @@
 // The @nestjs/swagger CLI plugin as a ts-jest AST transformer, with the options nest-cli.json gives it,
-// so the OpenAPI document built in tests is the one `nest build` produces.
+// so the OpenAPI document built in tests is the one `npm run build` (scripts/build.mjs) produces.
 const plugin = require('@nestjs/swagger/plugin');
 const nestCli = require('../../nest-cli.json');
 
