@@ -13,12 +13,8 @@ import {
   SystemClock,
 } from '@app/common';
 import { dataSourceOptions } from '@app/database';
-import { ContractorsModule } from './contractors/contractors.module.js';
 import { HealthModule } from './health/health.module.js';
-import { TenantsModule } from './tenants/tenants.module.js';
-import { UnitsModule } from './units/units.module.js';
-import { WorkOrdersModule } from './work-orders/work-orders.module.js';
-import { LandlordsModule } from './landlords/landlords.module.js';
+import { RESOURCES } from './resources.js';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -58,11 +54,7 @@ export class AppModule {
         RateLimitStoreModule,
         RateLimitModule,
         HealthModule,
-        ContractorsModule,
-        UnitsModule,
-        TenantsModule,
-        WorkOrdersModule,
-        LandlordsModule,
+        ...RESOURCES.map((resource) => resource.module),
       ],
       providers: [
         // Guards run in this order: the key is checked before anything is counted or validated.

@@ -1,4 +1,4 @@
-import { Column, Entity, PrimaryColumn, VirtualColumn } from 'typeorm';
+import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 export const CONTRACTOR_STATUSES = ['active', 'inactive', 'on_holiday'] as const;
 export type ContractorStatus = (typeof CONTRACTOR_STATUSES)[number];
@@ -73,14 +73,6 @@ export class Contractor {
 
   @Column({ type: 'text', nullable: true })
   notes!: string | null;
-
-  /** Completed work orders assigned to the contractor, counted on read through an index. */
-  @VirtualColumn({
-    type: 'int',
-    query: (alias) =>
-      `SELECT count(*) FROM work_orders w WHERE w.team_id = ${alias}.team_id AND w.contractor_id = ${alias}.id AND w.status = 'completed'`,
-  })
-  completedJobs!: number;
 
   @Column({ name: 'created_at', type: 'timestamptz', precision: 3, insert: false, update: false })
   createdAt!: Date;

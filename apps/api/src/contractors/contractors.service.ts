@@ -8,7 +8,7 @@ import type { CreateContractorDto } from './dto/create-contractor.dto.js';
 import type { ListContractorsQuery } from './dto/list-contractors.query.js';
 import type { UpdateContractorDto } from './dto/update-contractor.dto.js';
 
-type ContractorFields = Omit<Contractor, 'teamId' | 'id' | 'completedJobs' | 'createdAt' | 'updatedAt'>;
+type ContractorFields = Omit<Contractor, 'teamId' | 'id' | 'createdAt' | 'updatedAt'>;
 
 /** The fields a body may write as given; the nested arrays are rebuilt in `fieldsOf`. */
 const PLAIN_FIELDS = [
@@ -55,17 +55,13 @@ export class ContractorsService {
 
   async list(teamId: string, query: ListContractorsQuery): Promise<Page<ContractorResponse>> {
     const [rows, total] = await this.contractors.list(teamId, query);
-    return pageOf(
-      rows.map((row) => ContractorResponse.from(row)),
-      total,
-      query,
-    );
+    return pageOf(rows.map(ContractorResponse.from), total, query);
   }
 
   async get(teamId: string, id: string): Promise<ContractorResponse> {
-    const contractor = await this.contractors.findOne(teamId, id);
-    if (!contractor) throw new RecordNotFoundError('Contractor');
-    return ContractorResponse.from(contractor);
+    const row = await this.contractors.findOne(teamId, id);
+    if (!row) throw new RecordNotFoundError('Contractor');
+    return ContractorResponse.from(row);
   }
 
   async update(teamId: string, id: string, dto: UpdateContractorDto): Promise<ContractorResponse> {

@@ -1,15 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { pageOf, presentFields, RecordNotFoundError, type Page } from '@app/common';
-import { LandlordResponse } from './dto/landlord.response.js';
 import type { CreateLandlordDto } from './dto/create-landlord.dto.js';
+import { LandlordResponse } from './dto/landlord.response.js';
 import type { ListLandlordsQuery } from './dto/list-landlords.query.js';
 import type { UpdateLandlordDto } from './dto/update-landlord.dto.js';
 import type { Landlord } from './landlord.entity.js';
 import { LandlordsRepository } from './landlords.repository.js';
 
-/** Everything a body may write; the rest of the row belongs to the server. */
+/** Everything a body may write; the rest of the record belongs to the server. */
 const WRITABLE_FIELDS = ['name', 'email', 'phoneNumber', 'fullAddress', 'status', 'notes'] as const;
+
+/** What a new landlord holds where the body is silent. */
+const DEFAULTS = { email: null, phoneNumber: null, fullAddress: null, status: 'active', notes: null } as const;
 
 @Injectable()
 export class LandlordsService {
@@ -17,31 +20,20 @@ export class LandlordsService {
 
   async create(teamId: string, dto: CreateLandlordDto): Promise<LandlordResponse> {
     const id = randomUUID();
-    await this.landlords.insert(teamId, {
-      email: null,
-      phoneNumber: null,
-      fullAddress: null,
-      status: 'active',
-      notes: null,
-      ...presentFields(dto, WRITABLE_FIELDS),
-      id,
-    } as Omit<Landlord, 'teamId'>);
+    const landlord = { ...DEFAULTS, ...presentFields(dto, WRITABLE_FIELDS), id } as Omit<Landlord, 'teamId'>;
+    await this.landlords.insert(teamId, landlord);
     return this.get(teamId, id);
   }
 
   async list(teamId: string, query: ListLandlordsQuery): Promise<Page<LandlordResponse>> {
     const [rows, total] = await this.landlords.list(teamId, query);
-    return pageOf(
-      rows.map((row) => LandlordResponse.from(row)),
-      total,
-      query,
-    );
+    return pageOf(rows.map(LandlordResponse.from), total, query);
   }
 
   async get(teamId: string, id: string): Promise<LandlordResponse> {
-    const landlord = await this.landlords.findOne(teamId, id);
-    if (!landlord) throw new RecordNotFoundError('Landlord');
-    return LandlordResponse.from(landlord);
+    const row = await this.landlords.findOne(teamId, id);
+    if (!row) throw new RecordNotFoundError('Landlord');
+    return LandlordResponse.from(row);
   }
 
   async update(teamId: string, id: string, dto: UpdateLandlordDto): Promise<LandlordResponse> {

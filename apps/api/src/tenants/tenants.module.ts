@@ -1,14 +1,14 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { UnitsModule } from '../units/units.module.js';
-import { TenantUnitsModule } from './tenant-units.module.js';
+import { TenanciesModule } from '../tenancies/index.js';
+import { UnitsModule } from '../units/index.js';
 import { Tenant } from './tenant.entity.js';
 import { TenantsController } from './tenants.controller.js';
 import { TenantsRepository } from './tenants.repository.js';
 import { TenantsService } from './tenants.service.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Tenant]), TenantUnitsModule, UnitsModule],
+  imports: [TypeOrmModule.forFeature([Tenant]), TenanciesModule, UnitsModule],
   controllers: [TenantsController],
   providers: [TenantsService, TenantsRepository],
   exports: [TenantsRepository],

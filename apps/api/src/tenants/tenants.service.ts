@@ -3,17 +3,20 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { InvalidReferenceError, pageOf, presentFields, RecordNotFoundError, type Page } from '@app/common';
-import { UnitsRepository } from '../units/units.repository.js';
+import { TenanciesRepository } from '../tenancies/index.js';
+import { UnitsRepository } from '../units/index.js';
 import type { CreateTenantDto } from './dto/create-tenant.dto.js';
 import type { ListTenantsQuery } from './dto/list-tenants.query.js';
 import { TenantResponse } from './dto/tenant.response.js';
 import type { UpdateTenantDto } from './dto/update-tenant.dto.js';
-import { TenantUnitsRepository } from './tenant-units.repository.js';
-import { Tenant } from './tenant.entity.js';
+import type { Tenant } from './tenant.entity.js';
 import { TenantsRepository } from './tenants.repository.js';
 
 /** Everything a body may write to the tenant row; `unitIds` is handled as links. */
 const WRITABLE_FIELDS = ['firstName', 'lastName', 'email', 'phoneNumber', 'notes'] as const;
+
+/** What a new tenant holds where the body is silent. */
+const DEFAULTS = { email: null, phoneNumber: null, notes: null } as const;
 
 @Injectable()
 export class TenantsService {
@@ -21,34 +24,29 @@ export class TenantsService {
     @InjectDataSource() private readonly db: DataSource,
     private readonly tenants: TenantsRepository,
     private readonly units: UnitsRepository,
-    private readonly links: TenantUnitsRepository,
+    private readonly tenancies: TenanciesRepository,
   ) {}
 
   async create(teamId: string, dto: CreateTenantDto): Promise<TenantResponse> {
     const id = randomUUID();
     await this.db.transaction(async (manager) => {
       const unitIds = await this.checkUnitIds(teamId, dto.unitIds, manager);
-      const tenant = { email: null, phoneNumber: null, notes: null, ...presentFields(dto, WRITABLE_FIELDS), id };
-      await this.tenants.insert(teamId, tenant as Omit<Tenant, 'teamId'>, manager);
-      if (unitIds) await this.links.replaceUnitsOfTenant(teamId, id, unitIds, manager);
+      const tenant = { ...DEFAULTS, ...presentFields(dto, WRITABLE_FIELDS), id } as Omit<Tenant, 'teamId'>;
+      await this.tenants.insert(teamId, tenant, manager);
+      if (unitIds) await this.tenancies.replaceUnitsOfTenant(teamId, id, unitIds, manager);
     });
     return this.get(teamId, id);
   }
 
   async list(teamId: string, query: ListTenantsQuery): Promise<Page<TenantResponse>> {
     const [rows, total] = await this.tenants.list(teamId, query);
-    return pageOf(
-      rows.map((tenant) => TenantResponse.from(tenant, tenant.links)),
-      total,
-      query,
-    );
+    return pageOf(rows.map(TenantResponse.from), total, query);
   }
 
   async get(teamId: string, id: string): Promise<TenantResponse> {
-    const tenant = await this.tenants.findOne(teamId, id);
-    if (!tenant) throw new RecordNotFoundError('Tenant');
-    const links = await this.links.unitsOfTenants(teamId, [id]);
-    return TenantResponse.from(tenant, links.get(id) ?? []);
+    const row = await this.tenants.findOne(teamId, id);
+    if (!row) throw new RecordNotFoundError('Tenant');
+    return TenantResponse.from(row);
   }
 
   async update(teamId: string, id: string, dto: UpdateTenantDto): Promise<TenantResponse> {
@@ -58,7 +56,7 @@ export class TenantsService {
       const updated = await this.tenants.update(teamId, id, presentFields(dto, WRITABLE_FIELDS), manager);
       if (!updated) throw new RecordNotFoundError('Tenant');
       const unitIds = await this.checkUnitIds(teamId, dto.unitIds, manager);
-      if (unitIds) await this.links.replaceUnitsOfTenant(teamId, id, unitIds, manager);
+      if (unitIds) await this.tenancies.replaceUnitsOfTenant(teamId, id, unitIds, manager);
     });
     return this.get(teamId, id);
   }

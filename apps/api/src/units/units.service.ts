@@ -3,14 +3,16 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { pageOf, presentFields, RecordNotFoundError, type Page } from '@app/common';
-import { TenantUnitsRepository } from '../tenants/tenant-units.repository.js';
 import type { CreateUnitDto } from './dto/create-unit.dto.js';
 import type { ListUnitsQuery } from './dto/list-units.query.js';
 import { UnitResponse } from './dto/unit.response.js';
 import type { UpdateUnitDto } from './dto/update-unit.dto.js';
 import { ADDRESS_PARTS, composeFullAddress, type AddressParts } from './full-address.js';
-import { Unit } from './unit.entity.js';
+import type { Unit } from './unit.entity.js';
 import { UnitsRepository } from './units.repository.js';
+
+/** What a new unit holds where the body is silent. */
+const DEFAULTS = { addressLine2: null, county: null, area: null } as const;
 
 function withFullAddress(parts: AddressParts): AddressParts & Pick<Unit, 'fullAddress'> {
   return { ...parts, fullAddress: composeFullAddress(parts) };
@@ -21,55 +23,33 @@ export class UnitsService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly units: UnitsRepository,
-    private readonly links: TenantUnitsRepository,
   ) {}
 
   async create(teamId: string, dto: CreateUnitDto): Promise<UnitResponse> {
     const id = randomUUID();
-    const parts: AddressParts = {
-      addressLine1: dto.addressLine1,
-      addressLine2: dto.addressLine2 ?? null,
-      city: dto.city,
-      county: dto.county ?? null,
-      country: dto.country,
-      postcode: dto.postcode,
-      area: dto.area ?? null,
-    };
+    const parts = { ...DEFAULTS, ...presentFields(dto, ADDRESS_PARTS) } as AddressParts;
     await this.units.insert(teamId, { ...withFullAddress(parts), id } as Omit<Unit, 'teamId'>);
     return this.get(teamId, id);
   }
 
   async list(teamId: string, query: ListUnitsQuery): Promise<Page<UnitResponse>> {
     const [rows, total] = await this.units.list(teamId, query);
-    return pageOf(
-      rows.map((unit) => UnitResponse.from(unit, unit.links)),
-      total,
-      query,
-    );
+    return pageOf(rows.map(UnitResponse.from), total, query);
   }
 
   async get(teamId: string, id: string): Promise<UnitResponse> {
-    const unit = await this.units.findOne(teamId, id);
-    if (!unit) throw new RecordNotFoundError('Unit');
-    const links = await this.links.tenantsOfUnits(teamId, [id]);
-    return UnitResponse.from(unit, links.get(id) ?? []);
+    const row = await this.units.findOne(teamId, id);
+    if (!row) throw new RecordNotFoundError('Unit');
+    return UnitResponse.from(row);
   }
 
-  /** Merges the body into the stored parts and recomputes `fullAddress` from the result. */
+  /** Merges the body into the stored parts (under the row's lock) and recomputes `fullAddress` from the result. */
   async update(teamId: string, id: string, dto: UpdateUnitDto): Promise<UnitResponse> {
     await this.db.transaction(async (manager) => {
-      const stored = await this.units.findForUpdate(teamId, id, manager);
+      // FOR NO KEY UPDATE (the key never changes) leaves links to the unit free to be added meanwhile.
+      const stored = await this.units.findOne(teamId, id, { manager, lock: 'FOR NO KEY UPDATE' });
       if (!stored) throw new RecordNotFoundError('Unit');
-      const parts: AddressParts = {
-        addressLine1: stored.addressLine1,
-        addressLine2: stored.addressLine2,
-        city: stored.city,
-        county: stored.county,
-        country: stored.country,
-        postcode: stored.postcode,
-        area: stored.area,
-        ...presentFields(dto, ADDRESS_PARTS),
-      };
+      const parts = { ...presentFields(stored, ADDRESS_PARTS), ...presentFields(dto, ADDRESS_PARTS) } as AddressParts;
       await this.units.update(teamId, id, withFullAddress(parts), manager);
     });
     return this.get(teamId, id);

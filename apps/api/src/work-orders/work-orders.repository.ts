@@ -1,31 +1,43 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { QueryFailedError, Repository } from 'typeorm';
-import { containsPattern, InvalidReferenceError, TeamScopedRepository } from '@app/common';
+import { containsPattern, FilterBuilder, InvalidReferenceError, isoTimestamp, TeamScopedRepository } from '@app/common';
 import type { ListWorkOrdersQuery } from './dto/list-work-orders.query.js';
-import type { WorkOrderRow } from './dto/work-order.response.js';
-import { WorkOrder, type WorkOrderStatus } from './work-order.entity.js';
+import { WorkOrder } from './work-order.entity.js';
+import type { WorkOrderRow, WorkOrderState, WorkOrderWrite } from './work-order.row.js';
 
-// Work orders are the busiest resource, so their queries are written by hand: one round trip per read, create
-// and update, rows mapped straight to responses. Every statement binds the team as $1 (see teamSql).
+// Work orders are the busiest resource: every read, create and update is one round trip. Each statement binds
+// the team as $1 (see teamSql).
 
 /** Must match the trigram index `work_orders_search_trgm` exactly for PostgreSQL to use it. */
 const SEARCH_EXPRESSION = '(w.title || chr(31) || w.code)';
 
-const iso = (column: string): string => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-
-/** A work order with its unit, tenant and contractor, each joined on the work order's own team. */
-const SELECT_WITH_LINKS = `
-  SELECT w.id, w.team_id, w.code, w.title, w.description, w.status, w.priority, w.availability,
-         w.self_resolved, ${iso('w.resolved_at')} AS resolved_at, w.intake_channel,
-         ${iso('w.created_at')} AS created_at, ${iso('w.updated_at')} AS updated_at,
-         u.id AS unit_id, u.full_address AS unit_full_address,
-         t.id AS tenant_id, t.first_name AS tenant_first_name, t.last_name AS tenant_last_name,
-         t.email AS tenant_email, c.id AS contractor_id, c.company_name AS contractor_company_name
-  FROM w
-  JOIN units u ON u.team_id = w.team_id AND u.id = w.unit_id
+/** The work order's own columns, its unit, tenant and contractor, each joined on the work order's team. */
+const COLUMNS = `w.id, w.team_id AS "teamId", w.code, w.title, w.description, w.status, w.priority, w.availability,
+  w.self_resolved AS "selfResolved", ${isoTimestamp('w.resolved_at')} AS "resolvedAt",
+  w.intake_channel AS "intakeChannel",
+  ${isoTimestamp('w.created_at')} AS "createdAt", ${isoTimestamp('w.updated_at')} AS "updatedAt",
+  u.id AS "unitId", u.full_address AS "unitFullAddress",
+  t.id AS "tenantId", t.first_name AS "tenantFirstName", t.last_name AS "tenantLastName", t.email AS "tenantEmail",
+  c.id AS "contractorId", c.company_name AS "contractorCompanyName"`;
+const JOINS = `JOIN units u ON u.team_id = w.team_id AND u.id = w.unit_id
   LEFT JOIN tenants t ON t.team_id = w.team_id AND t.id = w.tenant_id
   LEFT JOIN contractors c ON c.team_id = w.team_id AND c.id = w.contractor_id`;
+
+/** The column each writable field is stored in. */
+const COLUMN_OF: Record<keyof WorkOrderWrite, string> = {
+  title: 'title',
+  description: 'description',
+  intakeChannel: 'intake_channel',
+  status: 'status',
+  priority: 'priority',
+  availability: 'availability',
+  selfResolved: 'self_resolved',
+  resolvedAt: 'resolved_at',
+  unitId: 'unit_id',
+  tenantId: 'tenant_id',
+  contractorId: 'contractor_id',
+};
 
 /** Foreign keys whose violation means the body linked to a record the team does not have. */
 const LINK_CONSTRAINTS: Record<string, [field: string, resource: string]> = {
@@ -34,27 +46,6 @@ const LINK_CONSTRAINTS: Record<string, [field: string, resource: string]> = {
   work_orders_team_id_contractor_id_fkey: ['contractorId', 'Contractor'],
 };
 
-/** The columns a create or update writes, by column name. */
-export interface WorkOrderWrite {
-  title?: string;
-  description?: string | null;
-  intake_channel?: string;
-  status?: WorkOrderStatus;
-  priority?: string;
-  availability?: string | null;
-  self_resolved?: boolean;
-  resolved_at?: string | null;
-  unit_id?: string;
-  tenant_id?: string | null;
-  contractor_id?: string | null;
-}
-
-/** What an update's decision was based on; the update applies only if the row still matches. */
-export interface WorkOrderState {
-  status: WorkOrderStatus;
-  contractor_id: string | null;
-}
-
 function linkError(error: unknown): unknown {
   if (!(error instanceof QueryFailedError)) return error;
   const { code, constraint } = error.driverError as { code?: string; constraint?: string };
@@ -62,56 +53,44 @@ function linkError(error: unknown): unknown {
   return link ? new InvalidReferenceError(...link) : error;
 }
 
+/** The written fields as columns and values, in one order. */
+function columnsOf(values: WorkOrderWrite): [columns: string[], values: unknown[]] {
+  const entries = Object.entries(values) as [keyof WorkOrderWrite, unknown][];
+  return [entries.map(([field]) => COLUMN_OF[field]), entries.map(([, value]) => value)];
+}
+
 @Injectable()
-export class WorkOrdersRepository extends TeamScopedRepository<WorkOrder> {
+export class WorkOrdersRepository extends TeamScopedRepository<WorkOrder, WorkOrderRow> {
   constructor(@InjectRepository(WorkOrder) repository: Repository<WorkOrder>) {
-    super(repository, 'w');
+    super(repository, 'w', { table: 'work_orders', columns: COLUMNS, joins: JOINS });
   }
 
-  async findWithLinks(teamId: string, id: string): Promise<WorkOrderRow | undefined> {
-    const rows = await this.teamSql<WorkOrderRow>(
-      teamId,
-      `WITH w AS (SELECT * FROM work_orders WHERE team_id = $1 AND id = $2) ${SELECT_WITH_LINKS}`,
-      [id],
-    );
-    return rows[0];
-  }
-
-  async list(teamId: string, query: ListWorkOrdersQuery): Promise<[WorkOrderRow[], number]> {
-    const params: unknown[] = [];
-    const bind = (value: unknown): string => `$${params.push(value) + 1}`;
-    const conditions = ['team_id = $1'];
+  list(teamId: string, query: ListWorkOrdersQuery): Promise<[WorkOrderRow[], number]> {
+    const filter = new FilterBuilder();
     const pattern = containsPattern(query.search);
-    if (pattern) conditions.push(`${SEARCH_EXPRESSION.replace(/w\./g, '')} ILIKE ${bind(pattern)}`);
-    if (query.status?.length) conditions.push(`status = ANY (${bind(query.status)})`);
-    if (query.priority?.length) conditions.push(`priority = ANY (${bind(query.priority)})`);
-    if (query.unitId) conditions.push(`unit_id = ${bind(query.unitId)}`);
-    if (query.tenantId) conditions.push(`tenant_id = ${bind(query.tenantId)}`);
-    if (query.contractorId) conditions.push(`contractor_id = ${bind(query.contractorId)}`);
-    const where = conditions.join(' AND ');
-    const filterParams = [...params];
-
-    const pageSql = `WITH w AS (
-        SELECT * FROM work_orders WHERE ${where}
-        ORDER BY created_at DESC, id DESC LIMIT ${bind(query.pageSize)} OFFSET ${bind((query.page - 1) * query.pageSize)})
-      ${SELECT_WITH_LINKS} ORDER BY w.created_at DESC, w.id DESC`;
-    const rows = this.teamSql<WorkOrderRow>(teamId, pageSql, params);
+    if (pattern) filter.and(`${SEARCH_EXPRESSION} ILIKE ${filter.bind(pattern)}`);
+    const statuses = query.status?.length ? filter.bind(query.status) : undefined;
+    const priorities = query.priority?.length ? filter.bind(query.priority) : undefined;
+    if (statuses) filter.and(`w.status = ANY (${statuses})`);
+    if (priorities) filter.and(`w.priority = ANY (${priorities})`);
+    if (query.unitId) filter.and(`w.unit_id = ${filter.bind(query.unitId)}`);
+    if (query.tenantId) filter.and(`w.tenant_id = ${filter.bind(query.tenantId)}`);
+    if (query.contractorId) filter.and(`w.contractor_id = ${filter.bind(query.contractorId)}`);
+    // Filtered by status and priority alone, the exact total is read from `work_order_counts`, which a
+    // trigger keeps in the same transaction as every write, instead of counting the rows.
     const countedByStatusAndPriority = !pattern && !query.unitId && !query.tenantId && !query.contractorId;
     const total = countedByStatusAndPriority
-      ? this.countByStatusAndPriority(teamId, query)
-      : this.teamSql<{ total: string }>(
-          teamId,
-          `SELECT count(*) AS total FROM work_orders WHERE ${where}`,
-          filterParams,
-        ).then((result) => Number(result[0]?.total ?? 0));
-    return Promise.all([rows, total]);
+      ? (): string => `SELECT coalesce(sum(k.count), 0) AS total FROM work_order_counts k WHERE k.team_id = $1
+          ${statuses ? `AND k.status = ANY (${statuses})` : ''} ${priorities ? `AND k.priority = ANY (${priorities})` : ''}`
+      : undefined;
+    return this.pageRows(teamId, query, filter.build(total));
   }
 
   /** The state an update decides on. */
   async findState(teamId: string, id: string): Promise<WorkOrderState | undefined> {
     const rows = await this.teamSql<WorkOrderState>(
       teamId,
-      'SELECT status, contractor_id FROM work_orders WHERE team_id = $1 AND id = $2',
+      'SELECT status, contractor_id AS "contractorId" FROM work_orders WHERE team_id = $1 AND id = $2',
       [id],
     );
     return rows[0];
@@ -122,7 +101,7 @@ export class WorkOrdersRepository extends TeamScopedRepository<WorkOrder> {
    * locked until commit, serialising a team's creates, and a failed insert (a bad link) rolls the number back.
    */
   async create(teamId: string, id: string, values: Required<WorkOrderWrite>): Promise<WorkOrderRow> {
-    const columns = Object.keys(values);
+    const [columns, params] = columnsOf(values);
     const sql = `WITH numbered AS (
         UPDATE teams SET last_work_order_number = last_work_order_number + 1 WHERE id = $1
         RETURNING last_work_order_number AS number),
@@ -130,9 +109,9 @@ export class WorkOrdersRepository extends TeamScopedRepository<WorkOrder> {
         INSERT INTO work_orders (team_id, id, number, ${columns.join(', ')})
         SELECT $1, $2, numbered.number, ${columns.map((_, i) => `$${i + 3}`).join(', ')} FROM numbered
         RETURNING *)
-      ${SELECT_WITH_LINKS} WHERE w.team_id = $1`;
+      SELECT ${COLUMNS} FROM w ${JOINS} WHERE w.team_id = $1`;
     try {
-      const [row] = await this.teamSql<WorkOrderRow>(teamId, sql, [id, ...Object.values(values)]);
+      const [row] = await this.teamSql<WorkOrderRow>(teamId, sql, [id, ...params]);
       return row;
     } catch (error) {
       throw linkError(error);
@@ -140,8 +119,8 @@ export class WorkOrdersRepository extends TeamScopedRepository<WorkOrder> {
   }
 
   /**
-   * Applies `values` if the row is still in `expected` (else undefined: the caller reads again and re-decides),
-   * moves `updated_at` forward and returns the updated work order with its links.
+   * Applies `values` if the record is still in `expected` (else undefined: the caller reads again and
+   * re-decides), moves `updated_at` forward and returns the updated work order with its links.
    */
   async updateIf(
     teamId: string,
@@ -149,40 +128,24 @@ export class WorkOrdersRepository extends TeamScopedRepository<WorkOrder> {
     expected: WorkOrderState,
     values: WorkOrderWrite,
   ): Promise<WorkOrderRow | undefined> {
-    const entries: [string, unknown][] = Object.entries(values);
-    const sets = entries.map(([column], i) => `${column} = $${i + 5}`);
+    const [columns, params] = columnsOf(values);
+    const sets = columns.map((column, i) => `${column} = $${i + 5}`);
     const sql = `WITH w AS (
         UPDATE work_orders
         SET ${[...sets, "updated_at = greatest(clock_timestamp(), updated_at + interval '1 millisecond')"].join(', ')}
         WHERE team_id = $1 AND id = $2 AND status = $3 AND contractor_id IS NOT DISTINCT FROM $4
         RETURNING *)
-      ${SELECT_WITH_LINKS}`;
+      SELECT ${COLUMNS} FROM w ${JOINS}`;
     try {
       const rows = await this.teamSql<WorkOrderRow>(teamId, sql, [
         id,
         expected.status,
-        expected.contractor_id,
-        ...entries.map(([, value]) => value),
+        expected.contractorId,
+        ...params,
       ]);
       return rows[0];
     } catch (error) {
       throw linkError(error);
     }
-  }
-
-  /**
-   * The exact number of the team's work orders with the given statuses and priorities (all when none), read
-   * from `work_order_counts`, which a trigger keeps in the same transaction as every write.
-   */
-  private async countByStatusAndPriority(teamId: string, query: ListWorkOrdersQuery): Promise<number> {
-    const rows = await this.teamSql<{ total: string | null }>(
-      teamId,
-      `SELECT sum(count) AS total FROM work_order_counts
-        WHERE team_id = $1
-          AND ($2::text[] IS NULL OR status = ANY ($2))
-          AND ($3::text[] IS NULL OR priority = ANY ($3))`,
-      [query.status?.length ? query.status : null, query.priority?.length ? query.priority : null],
-    );
-    return Number(rows[0]?.total ?? 0);
   }
 }

@@ -1,29 +1,28 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { Clock, ConflictError, pageOf, RecordNotFoundError, type Page } from '@app/common';
+import { Clock, ConflictError, pageOf, presentFields, RecordNotFoundError, type Page } from '@app/common';
 import type { CreateWorkOrderDto } from './dto/create-work-order.dto.js';
 import type { ListWorkOrdersQuery } from './dto/list-work-orders.query.js';
 import type { UpdateWorkOrderDto } from './dto/update-work-order.dto.js';
 import { WorkOrderResponse } from './dto/work-order.response.js';
 import { statusChange } from './work-order-status.js';
 import { API_INTAKE_CHANNEL } from './work-order.entity.js';
-import { WorkOrdersRepository, type WorkOrderWrite } from './work-orders.repository.js';
+import type { WorkOrderWrite } from './work-order.row.js';
+import { WorkOrdersRepository } from './work-orders.repository.js';
 
 /** An update re-reads and re-decides when another one changed the row in between; this many tries at most. */
 const UPDATE_ATTEMPTS = 10;
 
-/** The plain columns a body writes as given; `status` goes through the transition rules instead. */
-function columnsOf(dto: UpdateWorkOrderDto): WorkOrderWrite {
-  const columns: WorkOrderWrite = {};
-  if (dto.title !== undefined) columns.title = dto.title;
-  if (dto.description !== undefined) columns.description = dto.description;
-  if (dto.priority !== undefined) columns.priority = dto.priority;
-  if (dto.availability !== undefined) columns.availability = dto.availability;
-  if (dto.unitId !== undefined) columns.unit_id = dto.unitId;
-  if (dto.tenantId !== undefined) columns.tenant_id = dto.tenantId;
-  if (dto.contractorId !== undefined) columns.contractor_id = dto.contractorId;
-  return columns;
-}
+/** The fields a body writes as given; `status` goes through the transition rules instead. */
+const PLAIN_FIELDS = [
+  'title',
+  'description',
+  'priority',
+  'availability',
+  'unitId',
+  'tenantId',
+  'contractorId',
+] as const;
 
 @Injectable()
 export class WorkOrdersService {
@@ -40,27 +39,23 @@ export class WorkOrdersService {
       status: 'reported',
       priority: dto.priority ?? '2',
       availability: dto.availability ?? null,
-      intake_channel: API_INTAKE_CHANNEL,
-      self_resolved: false,
-      resolved_at: null,
-      unit_id: dto.unitId,
-      tenant_id: dto.tenantId ?? null,
-      contractor_id: dto.contractorId ?? null,
+      intakeChannel: API_INTAKE_CHANNEL,
+      selfResolved: false,
+      resolvedAt: null,
+      unitId: dto.unitId,
+      tenantId: dto.tenantId ?? null,
+      contractorId: dto.contractorId ?? null,
     });
     return WorkOrderResponse.from(row);
   }
 
   async list(teamId: string, query: ListWorkOrdersQuery): Promise<Page<WorkOrderResponse>> {
     const [rows, total] = await this.workOrders.list(teamId, query);
-    return pageOf(
-      rows.map((row) => WorkOrderResponse.from(row)),
-      total,
-      query,
-    );
+    return pageOf(rows.map(WorkOrderResponse.from), total, query);
   }
 
   async get(teamId: string, id: string): Promise<WorkOrderResponse> {
-    const row = await this.workOrders.findWithLinks(teamId, id);
+    const row = await this.workOrders.findOne(teamId, id);
     if (!row) throw new RecordNotFoundError('Work order');
     return WorkOrderResponse.from(row);
   }
@@ -73,13 +68,13 @@ export class WorkOrdersService {
     for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt++) {
       const current = await this.workOrders.findState(teamId, id);
       if (!current) throw new RecordNotFoundError('Work order');
-      const contractorIdAfter = dto.contractorId === undefined ? current.contractor_id : dto.contractorId;
+      const contractorIdAfter = dto.contractorId === undefined ? current.contractorId : dto.contractorId;
       const move = statusChange(current.status, dto.status, contractorIdAfter, new Date(this.clock.now()));
-      const columns: WorkOrderWrite = { ...columnsOf(dto) };
-      if (move.status !== undefined) columns.status = move.status;
-      if (move.selfResolved !== undefined) columns.self_resolved = move.selfResolved;
-      if (move.resolvedAt !== undefined) columns.resolved_at = move.resolvedAt?.toISOString() ?? null;
-      const row = await this.workOrders.updateIf(teamId, id, current, columns);
+      const fields: WorkOrderWrite = presentFields(dto, PLAIN_FIELDS);
+      if (move.status !== undefined) fields.status = move.status;
+      if (move.selfResolved !== undefined) fields.selfResolved = move.selfResolved;
+      if (move.resolvedAt !== undefined) fields.resolvedAt = move.resolvedAt?.toISOString() ?? null;
+      const row = await this.workOrders.updateIf(teamId, id, current, fields);
       if (row) return WorkOrderResponse.from(row);
     }
     throw new ConflictError('The work order is being changed by other requests; retry');

@@ -1,4 +1,4 @@
-import { EntityManager, ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
+import { EntityManager, ObjectLiteral, Repository } from 'typeorm';
 import type { PageQuery } from '../pagination/page.query.js';
 
 export interface TeamOwned extends ObjectLiteral {
@@ -6,66 +6,70 @@ export interface TeamOwned extends ObjectLiteral {
   id: string;
 }
 
+/** A timestamptz as the API's text (UTC ISO 8601 with milliseconds), so rows carry strings, not `Date`s. */
+export const isoTimestamp = (column: string): string =>
+  `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** How a resource is read: the one select list that makes its row type, and the joins that list needs. */
+export interface RowShape {
+  table: string;
+  /** Written against the repository's alias; camelCase aliases (`first_name AS "firstName"`) name the row's fields. */
+  columns: string;
+  /** Joins the select list reads from; each must match on the alias's `team_id`. */
+  joins?: string;
+}
+
+/** Narrows a list: `where` is ANDed after `team_id = $1`, its parameters are `$2`…, in `params` order. */
+export interface RowFilter {
+  where?: string;
+  params?: unknown[];
+  /**
+   * SQL giving the exact total over the same parameters, when the caller can count cheaper than `count(*)`
+   * over the filter (e.g. from a counts table). It must compare `team_id` with `$1` too.
+   */
+  total?: string;
+}
+
+/** A list's conditions and their parameters, numbered after the team's `$1`. */
+export class FilterBuilder {
+  private readonly conditions: string[] = [];
+  private readonly params: unknown[] = [];
+
+  /** The placeholder that binds `value`. */
+  bind(value: unknown): string {
+    return `$${this.params.push(value) + 1}`;
+  }
+
+  /** ANDs a condition (its values bound with `bind`). */
+  and(condition: string): this {
+    this.conditions.push(condition);
+    return this;
+  }
+
+  build(total?: (where: string) => string): RowFilter {
+    const where = this.conditions.join(' AND ');
+    return { where, params: [...this.params], total: total?.(where) };
+  }
+}
+
+/** The total of a list, carried on each row of the one statement that reads a page. */
+const TOTAL = '__total';
+
 /**
- * The one place where team scoping happens. Resource repositories extend this and build every query through
- * `query()`, which ANDs `team_id = :teamId` onto whatever the caller adds, last, so a later `.where()` cannot
- * drop it. Writes take the team as their first argument and put it in the WHERE clause or the row.
+ * The one place where team scoping happens. Every read is SQL run through `teamSql`, which binds the team as
+ * `$1` and refuses text that does not compare a `team_id` with it, so no query can forget the team; rows come
+ * back in the resource's row type (`shape.columns`). Writes take the team as their first argument and put it
+ * in the row or the WHERE clause. The API-key lookup (libs/common/src/auth) is the only query outside this
+ * class: it is the query that finds the team.
  */
-export abstract class TeamScopedRepository<T extends TeamOwned> {
+export abstract class TeamScopedRepository<TEntity extends TeamOwned, TRow extends { id: string }> {
   protected constructor(
-    protected readonly repository: Repository<T>,
+    protected readonly repository: Repository<TEntity>,
     protected readonly alias: string,
+    protected readonly shape: RowShape,
   ) {}
 
-  protected repo(manager?: EntityManager): Repository<T> {
-    return manager ? manager.getRepository<T>(this.repository.target) : this.repository;
-  }
-
-  /** A SELECT over the team's rows; `shape` adds joins, filters and order. */
-  protected query(
-    teamId: string,
-    shape: (qb: SelectQueryBuilder<T>) => void = () => undefined,
-    manager?: EntityManager,
-  ): SelectQueryBuilder<T> {
-    const qb = this.repo(manager).createQueryBuilder(this.alias);
-    shape(qb);
-    return qb.andWhere(`${this.alias}.team_id = :scopeTeamId`, { scopeTeamId: teamId });
-  }
-
-  /**
-   * One page, newest first (ties by id), plus the exact total: two round trips, run side by side.
-   * `filter` narrows both; `select` (joins, column choice) shapes only the page, so the total is a plain
-   * `COUNT(*)` over the filtered rows. `total` replaces that count when the caller can know it cheaper.
-   */
-  protected async page(
-    teamId: string,
-    paging: Pick<PageQuery, 'page' | 'pageSize'>,
-    filter: (qb: SelectQueryBuilder<T>) => void,
-    options: { select?: (qb: SelectQueryBuilder<T>) => void; total?: () => Promise<number> } = {},
-  ): Promise<[T[], number]> {
-    const rows = this.query(teamId, (qb) => {
-      options.select?.(qb);
-      filter(qb);
-    })
-      .orderBy(`${this.alias}.created_at`, 'DESC')
-      .addOrderBy(`${this.alias}.id`, 'DESC')
-      .offset((paging.page - 1) * paging.pageSize)
-      .limit(paging.pageSize)
-      .getMany();
-    const total = options.total ? options.total() : this.count(teamId, filter);
-    return Promise.all([rows, total]);
-  }
-
-  /** `COUNT(*)` of the team's rows that pass `filter` (TypeORM's getCount() counts DISTINCT keys: slower). */
-  protected async count(teamId: string, filter: (qb: SelectQueryBuilder<T>) => void): Promise<number> {
-    const row = await this.query(teamId, filter).select('COUNT(*)', 'total').getRawOne<{ total: string }>();
-    return Number(row?.total ?? 0);
-  }
-
-  /**
-   * Hand-written SQL for hot paths. The team is always bound as `$1` (the caller's parameters follow as `$2`…),
-   * and the text must compare a `team_id` with `$1`, so raw SQL cannot skip the scoping either.
-   */
+  /** Hand-written SQL. The team is always bound as `$1` (the caller's parameters follow as `$2`…). */
   protected async teamSql<R>(
     teamId: string,
     text: string,
@@ -73,59 +77,77 @@ export abstract class TeamScopedRepository<T extends TeamOwned> {
     manager?: EntityManager,
   ): Promise<R[]> {
     if (!/team_id = \$1\b/.test(text)) throw new Error('team-scoped SQL must compare team_id with $1');
-    return this.repo(manager).manager.query<R[]>(text, [teamId, ...params]);
+    return (manager ?? this.repository.manager).query<R[]>(text, [teamId, ...params]);
+  }
+
+  /** The team's record `id` in the row type; `lock` (e.g. `FOR NO KEY UPDATE`) holds it until the transaction ends. */
+  async findOne(
+    teamId: string,
+    id: string,
+    options: { manager?: EntityManager; lock?: string } = {},
+  ): Promise<TRow | undefined> {
+    const { table, columns, joins = '' } = this.shape;
+    const a = this.alias;
+    const lock = options.lock ? `${options.lock} OF ${a}` : '';
+    const rows = await this.teamSql<TRow>(
+      teamId,
+      `SELECT ${columns} FROM ${table} ${a} ${joins} WHERE ${a}.team_id = $1 AND ${a}.id = $2 ${lock}`,
+      [id],
+      options.manager,
+    );
+    return rows[0];
   }
 
   /**
-   * One page of the team's rows in hand-written SQL, newest first, with `extra` columns (e.g. aggregated links,
-   * written against the alias `page`) computed for that page only, and the exact total beside it: two
-   * statements run side by side. `filter` is ANDed after `team_id = $1`; its parameters start at `$2`.
+   * One page of the team's rows, newest first (ties by id), and the exact total, in ONE statement: page and
+   * total come from one snapshot, so a concurrent write can never make them disagree. The page's rows are
+   * chosen first and only they are shaped (joins, aggregated links), so the select list costs per page, not
+   * per match.
    */
-  protected pageSql<R>(
+  protected async pageRows(
     teamId: string,
     paging: Pick<PageQuery, 'page' | 'pageSize'>,
-    shape: { table: string; filter?: string; filterParams?: unknown[]; extra?: string },
-  ): Promise<[R[], number]> {
-    const { table, filter = '', filterParams = [], extra } = shape;
-    const where = `${this.alias}.team_id = $1 ${filter}`;
-    const limit = filterParams.length + 2;
-    const rows = this.teamSql<R>(
+    filter: RowFilter = {},
+  ): Promise<[TRow[], number]> {
+    const { table, columns, joins = '' } = this.shape;
+    const a = this.alias;
+    const params = filter.params ?? [];
+    const where = `${a}.team_id = $1${filter.where ? ` AND ${filter.where}` : ''}`;
+    const order = `${a}.created_at DESC, ${a}.id DESC`;
+    const limit = params.length + 2;
+    const rows = await this.teamSql<TRow & { [TOTAL]: string }>(
       teamId,
-      `WITH page AS (
-         SELECT * FROM ${table} ${this.alias} WHERE ${where}
-         ORDER BY ${this.alias}.created_at DESC, ${this.alias}.id DESC LIMIT $${limit} OFFSET $${limit + 1})
-       SELECT page.*${extra ? `, ${extra}` : ''} FROM page ORDER BY page.created_at DESC, page.id DESC`,
-      [...filterParams, paging.pageSize, (paging.page - 1) * paging.pageSize],
+      `WITH total AS (${filter.total ?? `SELECT count(*) AS total FROM ${table} ${a} WHERE ${where}`}),
+       page AS (SELECT ${a}.* FROM ${table} ${a} WHERE ${where} ORDER BY ${order} LIMIT $${limit} OFFSET $${limit + 1})
+       SELECT total.total AS "${TOTAL}", ${columns}
+       FROM total LEFT JOIN ${joins ? `(page ${a} ${joins})` : `page ${a}`} ON true
+       ORDER BY ${order}`,
+      [...params, paging.pageSize, (paging.page - 1) * paging.pageSize],
     );
-    const total = this.teamSql<{ total: string }>(
-      teamId,
-      `SELECT count(*) AS total FROM ${table} ${this.alias} WHERE ${where}`,
-      filterParams,
-    ).then((result) => Number(result[0]?.total ?? 0));
-    return Promise.all([rows, total]);
+    const total = Number(rows[0]?.[TOTAL] ?? 0);
+    // An empty page is one row of nulls beside the total (the LEFT JOIN keeps the total).
+    return [rows[0]?.id === null ? [] : rows, total];
   }
 
-  async findOne(teamId: string, id: string, manager?: EntityManager): Promise<T | null> {
-    return this.query(teamId, (qb) => qb.where(`${this.alias}.id = :id`, { id }), manager).getOne();
-  }
-
-  /** Which of `ids` belong to the team. */
+  /** Which of `ids` are the team's records. */
   async existingIds(teamId: string, ids: string[], manager?: EntityManager): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
-    const rows = await this.query(
+    const rows = await this.teamSql<{ id: string }>(
       teamId,
-      (qb) => qb.select(`${this.alias}.id`, 'id').where(`${this.alias}.id IN (:...ids)`, { ids }),
+      `SELECT id FROM ${this.shape.table} WHERE team_id = $1 AND id = ANY ($2::uuid[])`,
+      [ids],
       manager,
-    ).getRawMany<{ id: string }>();
+    );
     return new Set(rows.map((row) => row.id));
   }
 
-  async insert(teamId: string, values: Omit<T, 'teamId'>, manager?: EntityManager): Promise<void> {
-    await this.repo(manager).insert({ ...values, teamId } as unknown as T);
+  /** Inserts one of the team's records (the entity maps domain names to columns). */
+  async insert(teamId: string, values: Omit<TEntity, 'teamId'>, manager?: EntityManager): Promise<void> {
+    await this.repo(manager).insert({ ...values, teamId } as unknown as TEntity);
   }
 
   /** Updates one of the team's rows; `updated_at` always moves forward, even within one millisecond. False when there is no such row. */
-  async update(teamId: string, id: string, values: Partial<T>, manager?: EntityManager): Promise<boolean> {
+  async update(teamId: string, id: string, values: Partial<TEntity>, manager?: EntityManager): Promise<boolean> {
     const result = await this.repo(manager)
       .createQueryBuilder()
       .update()
@@ -133,5 +155,9 @@ export abstract class TeamScopedRepository<T extends TeamOwned> {
       .where('team_id = :teamId AND id = :id', { teamId, id })
       .execute();
     return (result.affected ?? 0) > 0;
+  }
+
+  private repo(manager?: EntityManager): Repository<TEntity> {
+    return manager ? manager.getRepository<TEntity>(this.repository.target) : this.repository;
   }
 }

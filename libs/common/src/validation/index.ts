@@ -4,3 +4,4 @@ export * from './validation-errors.js';
 export * from './validation.pipe.js';
 export * from './id-param.js';
 export * from './present-fields.js';
+export * from './fields.js';

@@ -1,11 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import {
-  CONTRACTOR_STATUSES,
-  toCertification,
-  toInsurance,
-  type Contractor,
-  type ContractorStatus,
-} from '../contractor.entity.js';
+import { CONTRACTOR_STATUSES, toCertification, toInsurance, type ContractorStatus } from '../contractor.entity.js';
+import type { ContractorRow } from '../contractor.row.js';
 
 export class CertificationResponse {
   type!: string;
@@ -53,25 +48,26 @@ export class ContractorResponse {
   @ApiProperty({ format: 'date-time' })
   updatedAt!: string;
 
-  static from(contractor: Contractor): ContractorResponse {
+  /** The one mapping from a contractor row to the API's shape. */
+  static from(this: void, row: ContractorRow): ContractorResponse {
     return {
-      id: contractor.id,
-      teamId: contractor.teamId,
-      companyName: contractor.companyName,
-      contactName: contractor.contactName,
-      email: contractor.email,
-      phoneNumber: contractor.phoneNumber,
-      fullAddress: contractor.fullAddress,
-      status: contractor.status,
-      trades: contractor.trades,
-      coveragePostcodes: contractor.coveragePostcodes,
-      certifications: contractor.certifications.map(toCertification),
-      insurance: contractor.insurance.map(toInsurance),
-      notes: contractor.notes,
+      id: row.id,
+      teamId: row.teamId,
+      companyName: row.companyName,
+      contactName: row.contactName,
+      email: row.email,
+      phoneNumber: row.phoneNumber,
+      fullAddress: row.fullAddress,
+      status: row.status,
+      trades: row.trades,
+      coveragePostcodes: row.coveragePostcodes,
+      certifications: row.certifications.map(toCertification),
+      insurance: row.insurance.map(toInsurance),
+      notes: row.notes,
       rating: null,
-      completedJobs: Number(contractor.completedJobs ?? 0),
-      createdAt: contractor.createdAt.toISOString(),
-      updatedAt: contractor.updatedAt.toISOString(),
+      completedJobs: row.completedJobs,
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
     };
   }
 }

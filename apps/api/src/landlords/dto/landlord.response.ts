@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { LANDLORD_STATUSES, type Landlord, type LandlordStatus } from '../landlord.entity.js';
+import { LANDLORD_STATUSES, type LandlordStatus } from '../landlord.entity.js';
+import type { LandlordRow } from '../landlord.row.js';
 
 export class LandlordResponse {
   @ApiProperty({ format: 'uuid' })
@@ -22,18 +23,19 @@ export class LandlordResponse {
   @ApiProperty({ format: 'date-time' })
   updatedAt!: string;
 
-  static from(landlord: Landlord): LandlordResponse {
+  /** The one mapping from a landlord row to the API's shape. */
+  static from(this: void, row: LandlordRow): LandlordResponse {
     return {
-      id: landlord.id,
-      teamId: landlord.teamId,
-      name: landlord.name,
-      email: landlord.email,
-      phoneNumber: landlord.phoneNumber,
-      fullAddress: landlord.fullAddress,
-      status: landlord.status,
-      notes: landlord.notes,
-      createdAt: landlord.createdAt.toISOString(),
-      updatedAt: landlord.updatedAt.toISOString(),
+      id: row.id,
+      teamId: row.teamId,
+      name: row.name,
+      email: row.email,
+      phoneNumber: row.phoneNumber,
+      fullAddress: row.fullAddress,
+      status: row.status,
+      notes: row.notes,
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
     };
   }
 }

@@ -1,49 +1,27 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsEmail, IsNotEmpty, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
-import { EmptyToNull, IsOmittable } from '@app/common';
-
-// class-validator runs a property's rules bottom-up and the pipe reports only the first failure, so the type
-// check comes last: a missing or mistyped value is reported as such, not as "too long".
+import { IdList, OptionalEmail, OptionalText, RequiredText } from '@app/common';
 
 /** Optional fields that are empty after trimming are stored as `null`. */
 export class CreateTenantDto {
-  @MaxLength(160)
-  @IsNotEmpty()
-  @IsString()
+  @RequiredText(160)
   firstName!: string;
 
-  @MaxLength(160)
-  @IsNotEmpty()
-  @IsString()
+  @RequiredText(160)
   lastName!: string;
 
-  @IsOptional()
-  @EmptyToNull()
-  @MaxLength(254)
-  @IsEmail()
+  @OptionalEmail()
   email?: string | null;
 
-  @IsOptional()
-  @EmptyToNull()
-  @MaxLength(160)
-  @IsString()
+  @OptionalText(160)
   phoneNumber?: string | null;
 
-  @IsOptional()
-  @EmptyToNull()
-  @MaxLength(10_000)
-  @IsString()
+  @OptionalText(10_000)
   notes?: string | null;
 
   /**
    * Units of the team to link the tenant to; on update, replaces all the tenant's links (links to units that
-   * stay keep their id). Duplicates count once. Input only: the links are returned as `tenantUnits`.
+   * stay keep their id). Duplicates count once. Input only: the links are returned as `tenantUnits`. Not
+   * nullable: `[]` removes every link.
    */
-  @ApiPropertyOptional({ type: [String], maxItems: 100, items: { type: 'string', format: 'uuid' } })
-  // Not nullable: `[]` removes every link.
-  @IsOmittable()
-  @IsUUID('all', { each: true })
-  @ArrayMaxSize(100)
-  @IsArray()
+  @IdList(100)
   unitIds?: string[];
 }

@@ -1,7 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { LinkedUnitRow } from '../tenant-units.repository.js';
-import { UnitSummaryResponse } from '../../units/dto/unit-summary.response.js';
-import type { Tenant } from '../tenant.entity.js';
+import { UnitSummaryResponse } from '../../tenancies/index.js';
+import type { TenantRow } from '../tenant.row.js';
 
 // Each use keeps its own named subclass: the OpenAPI document publishes these names as schemas.
 export class LinkedUnitResponse extends UnitSummaryResponse {}
@@ -34,19 +33,19 @@ export class TenantResponse {
   @ApiProperty({ format: 'date-time' })
   updatedAt!: string;
 
-  /** `links` are this tenant's links, already in oldest-first order. */
-  static from(tenant: Tenant, links: LinkedUnitRow[]): TenantResponse {
+  /** The one mapping from a tenant row (links already oldest first) to the API's shape. */
+  static from(this: void, row: TenantRow): TenantResponse {
     return {
-      id: tenant.id,
-      teamId: tenant.teamId,
-      firstName: tenant.firstName,
-      lastName: tenant.lastName,
-      email: tenant.email,
-      phoneNumber: tenant.phoneNumber,
-      notes: tenant.notes,
-      tenantUnits: links.map((link) => ({ id: link.id, unit: { id: link.unitId, fullAddress: link.fullAddress } })),
-      createdAt: tenant.createdAt.toISOString(),
-      updatedAt: tenant.updatedAt.toISOString(),
+      id: row.id,
+      teamId: row.teamId,
+      firstName: row.firstName,
+      lastName: row.lastName,
+      email: row.email,
+      phoneNumber: row.phoneNumber,
+      notes: row.notes,
+      tenantUnits: row.links.map((link) => ({ id: link.id, unit: { id: link.unitId, fullAddress: link.fullAddress } })),
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
     };
   }
 }

@@ -1,48 +1,27 @@
-import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
-import { EmptyToNull } from '@app/common';
-
-// class-validator runs a property's rules bottom-up and the pipe reports only the first failure, so the type
-// check comes last: a missing or mistyped part is reported as such, not as "too long".
+import { OptionalText, RequiredText } from '@app/common';
 
 /** Optional parts that are empty after trimming are stored as `null`. */
 export class CreateUnitDto {
   /** First line of the street address. */
-  @MaxLength(260)
-  @IsNotEmpty()
-  @IsString()
+  @RequiredText(260)
   addressLine1!: string;
 
-  @IsOptional()
-  @EmptyToNull()
-  @MaxLength(260)
-  @IsString()
+  @OptionalText(260)
   addressLine2?: string | null;
 
-  @MaxLength(160)
-  @IsNotEmpty()
-  @IsString()
+  @RequiredText(160)
   city!: string;
 
-  @IsOptional()
-  @EmptyToNull()
-  @MaxLength(160)
-  @IsString()
+  @OptionalText(160)
   county?: string | null;
 
-  @MaxLength(160)
-  @IsNotEmpty()
-  @IsString()
+  @RequiredText(160)
   country!: string;
 
-  @MaxLength(80)
-  @IsNotEmpty()
-  @IsString()
+  @RequiredText(80)
   postcode!: string;
 
   /** Neighbourhood or district. */
-  @IsOptional()
-  @EmptyToNull()
-  @MaxLength(160)
-  @IsString()
+  @OptionalText(160)
   area?: string | null;
 }

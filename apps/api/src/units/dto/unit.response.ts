@@ -1,7 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { LinkedTenantRow } from '../../tenants/tenant-units.repository.js';
-import { TenantSummaryResponse } from '../../tenants/dto/tenant-summary.response.js';
-import type { Unit } from '../unit.entity.js';
+import { TenantSummaryResponse } from '../../tenancies/index.js';
+import type { UnitRow } from '../unit.row.js';
 
 // Each use keeps its own named subclass: the OpenAPI document publishes these names as schemas.
 export class LinkedTenantResponse extends TenantSummaryResponse {}
@@ -39,25 +38,25 @@ export class UnitResponse {
   @ApiProperty({ format: 'date-time' })
   updatedAt!: string;
 
-  /** `links` are this unit's links, already in oldest-first order. */
-  static from(unit: Unit, links: LinkedTenantRow[]): UnitResponse {
+  /** The one mapping from a unit row (links already oldest first) to the API's shape. */
+  static from(this: void, row: UnitRow): UnitResponse {
     return {
-      id: unit.id,
-      teamId: unit.teamId,
-      fullAddress: unit.fullAddress,
-      addressLine1: unit.addressLine1,
-      addressLine2: unit.addressLine2,
-      city: unit.city,
-      county: unit.county,
-      country: unit.country,
-      postcode: unit.postcode,
-      area: unit.area,
-      tenantUnits: links.map((link) => ({
+      id: row.id,
+      teamId: row.teamId,
+      fullAddress: row.fullAddress,
+      addressLine1: row.addressLine1,
+      addressLine2: row.addressLine2,
+      city: row.city,
+      county: row.county,
+      country: row.country,
+      postcode: row.postcode,
+      area: row.area,
+      tenantUnits: row.links.map((link) => ({
         id: link.id,
         tenant: { id: link.tenantId, firstName: link.firstName, lastName: link.lastName, email: link.email },
       })),
-      createdAt: unit.createdAt.toISOString(),
-      updatedAt: unit.updatedAt.toISOString(),
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
     };
   }
 }

@@ -1,37 +1,12 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { TenantSummaryResponse } from '../../tenants/dto/tenant-summary.response.js';
-import { UnitSummaryResponse } from '../../units/dto/unit-summary.response.js';
+import { TenantSummaryResponse, UnitSummaryResponse } from '../../tenancies/index.js';
 import {
   WORK_ORDER_PRIORITIES,
   WORK_ORDER_STATUSES,
   type WorkOrderPriority,
   type WorkOrderStatus,
 } from '../work-order.entity.js';
-
-/** One row of the joined select in WorkOrdersRepository. */
-export interface WorkOrderRow {
-  id: string;
-  team_id: string;
-  code: string;
-  title: string;
-  description: string | null;
-  status: WorkOrderStatus;
-  priority: WorkOrderPriority;
-  availability: string | null;
-  self_resolved: boolean;
-  resolved_at: string | null;
-  intake_channel: string;
-  created_at: string;
-  updated_at: string;
-  unit_id: string;
-  unit_full_address: string;
-  tenant_id: string | null;
-  tenant_first_name: string | null;
-  tenant_last_name: string | null;
-  tenant_email: string | null;
-  contractor_id: string | null;
-  contractor_company_name: string | null;
-}
+import type { WorkOrderRow } from '../work-order.row.js';
 
 // Each use keeps its own named subclass: the OpenAPI document publishes these names as schemas.
 export class WorkOrderTenantResponse extends TenantSummaryResponse {}
@@ -80,36 +55,34 @@ export class WorkOrderResponse {
   @ApiProperty({ format: 'date-time' })
   updatedAt!: string;
 
-  /** From a row of WorkOrdersRepository's joined select (timestamps already formatted by PostgreSQL). */
-  static from(row: WorkOrderRow): WorkOrderResponse {
+  /** The one mapping from a work order row to the API's shape. */
+  static from(this: void, row: WorkOrderRow): WorkOrderResponse {
     return {
       id: row.id,
-      teamId: row.team_id,
+      teamId: row.teamId,
       code: row.code,
       title: row.title,
       description: row.description,
       status: row.status,
       priority: row.priority,
       availability: row.availability,
-      selfResolved: row.self_resolved,
-      resolvedAt: row.resolved_at,
-      intakeChannel: row.intake_channel,
+      selfResolved: row.selfResolved,
+      resolvedAt: row.resolvedAt,
+      intakeChannel: row.intakeChannel,
       tenant:
-        row.tenant_id === null
+        row.tenantId === null
           ? null
           : {
-              id: row.tenant_id,
-              firstName: row.tenant_first_name as string,
-              lastName: row.tenant_last_name as string,
-              email: row.tenant_email,
+              id: row.tenantId,
+              firstName: row.tenantFirstName as string,
+              lastName: row.tenantLastName as string,
+              email: row.tenantEmail,
             },
-      unit: { id: row.unit_id, fullAddress: row.unit_full_address },
+      unit: { id: row.unitId, fullAddress: row.unitFullAddress },
       contractor:
-        row.contractor_id === null
-          ? null
-          : { id: row.contractor_id, companyName: row.contractor_company_name as string },
-      createdAt: row.created_at,
-      updatedAt: row.updated_at,
+        row.contractorId === null ? null : { id: row.contractorId, companyName: row.contractorCompanyName as string },
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
     };
   }
 }

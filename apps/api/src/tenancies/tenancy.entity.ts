@@ -1,8 +1,8 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
-/** A link between a tenant and a unit; the same `id` is shown from both sides. */
+/** A tenancy: the link between a tenant and a unit; the same `id` is shown from both sides. */
 @Entity('tenant_units')
-export class TenantUnit {
+export class Tenancy {
   @PrimaryColumn({ name: 'team_id', type: 'uuid' })
   teamId!: string;
 

@@ -1,0 +1,2 @@
+export * from './contractors.module.js';
+export * from './contractor.entity.js';

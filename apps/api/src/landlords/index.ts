@@ -1,0 +1,2 @@
+export * from './landlords.module.js';
+export * from './landlord.entity.js';

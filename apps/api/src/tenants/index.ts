@@ -1,0 +1,2 @@
+export * from './tenants.module.js';
+export * from './tenant.entity.js';

@@ -1,0 +1,2 @@
+export * from './work-orders.module.js';
+export * from './work-order.entity.js';
