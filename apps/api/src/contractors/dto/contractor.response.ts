@@ -25,9 +25,7 @@ export class ContractorResponse {
   contactName!: string;
   @ApiProperty({ type: String, format: 'email', nullable: true })
   email!: string | null;
-  @ApiProperty({ type: String, nullable: true })
   phoneNumber!: string | null;
-  @ApiProperty({ type: String, nullable: true })
   fullAddress!: string | null;
   @ApiProperty({ enum: CONTRACTOR_STATUSES, enumName: 'ContractorStatus' })
   status!: ContractorStatus;
@@ -35,7 +33,6 @@ export class ContractorResponse {
   coveragePostcodes!: string[];
   certifications!: CertificationResponse[];
   insurance!: InsuranceResponse[];
-  @ApiProperty({ type: String, nullable: true })
   notes!: string | null;
   /** No rating source exists yet, so this is always null. */
   @ApiProperty({ type: 'integer', nullable: true, example: null })

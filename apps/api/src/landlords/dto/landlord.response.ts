@@ -10,13 +10,10 @@ export class LandlordResponse {
   name!: string;
   @ApiProperty({ type: String, format: 'email', nullable: true })
   email!: string | null;
-  @ApiProperty({ type: String, nullable: true })
   phoneNumber!: string | null;
-  @ApiProperty({ type: String, nullable: true })
   fullAddress!: string | null;
   @ApiProperty({ enum: LANDLORD_STATUSES, enumName: 'LandlordStatus' })
   status!: LandlordStatus;
-  @ApiProperty({ type: String, nullable: true })
   notes!: string | null;
   @ApiProperty({ format: 'date-time' })
   createdAt!: string;

@@ -21,12 +21,9 @@ export class TenantResponse {
   lastName!: string;
   @ApiProperty({ type: String, format: 'email', nullable: true })
   email!: string | null;
-  @ApiProperty({ type: String, nullable: true })
   phoneNumber!: string | null;
-  @ApiProperty({ type: String, nullable: true })
   notes!: string | null;
   /** Units the tenant is linked to, oldest link first (links made by one request keep the order of `unitIds`). */
-  @ApiProperty({ type: [TenantUnitLinkResponse] })
   tenantUnits!: TenantUnitLinkResponse[];
   @ApiProperty({ format: 'date-time' })
   createdAt!: string;

@@ -21,17 +21,13 @@ export class UnitResponse {
   @ApiProperty({ example: '10 Downing Street, Westminster, London, SW1A 2AA, United Kingdom' })
   fullAddress!: string;
   addressLine1!: string;
-  @ApiProperty({ type: String, nullable: true })
   addressLine2!: string | null;
   city!: string;
-  @ApiProperty({ type: String, nullable: true })
   county!: string | null;
   country!: string;
   postcode!: string;
-  @ApiProperty({ type: String, nullable: true })
   area!: string | null;
   /** Tenants linked to the unit, oldest link first. */
-  @ApiProperty({ type: [UnitTenantLinkResponse] })
   tenantUnits!: UnitTenantLinkResponse[];
   @ApiProperty({ format: 'date-time' })
   createdAt!: string;

@@ -28,14 +28,12 @@ export class WorkOrderResponse {
   @ApiProperty({ example: 'WO-1' })
   code!: string;
   title!: string;
-  @ApiProperty({ type: String, nullable: true })
   description!: string | null;
   @ApiProperty({ enum: WORK_ORDER_STATUSES, enumName: 'WorkOrderStatus' })
   status!: WorkOrderStatus;
   /** 0 = Emergency, 1 = High, 2 = Medium, 3 = Low. */
   @ApiProperty({ enum: WORK_ORDER_PRIORITIES, enumName: 'WorkOrderPriority' })
   priority!: WorkOrderPriority;
-  @ApiProperty({ type: String, nullable: true })
   availability!: string | null;
   /** True when the work order was completed with no contractor assigned. */
   selfResolved!: boolean;
