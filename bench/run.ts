@@ -1,5 +1,5 @@
 // `npm run bench [-- --smoke]`: the service against the floor on the same seeded database, scenario by scenario.
-// See docs/performance.md.
+// See docs/benchmark.md.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { resolve } from 'node:path';
