@@ -1,4 +1,5 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { TeamOwnedEntity } from '@app/common';
 
 export const CONTRACTOR_STATUSES = ['active', 'inactive', 'on_holiday'] as const;
 export type ContractorStatus = (typeof CONTRACTOR_STATUSES)[number];
@@ -34,13 +35,7 @@ export const toInsurance = (item: WithOptionalExpiry<Insurance>): Insurance => (
 });
 
 @Entity('contractors')
-export class Contractor {
-  @PrimaryColumn({ name: 'team_id', type: 'uuid' })
-  teamId!: string;
-
-  @PrimaryColumn({ type: 'uuid' })
-  id!: string;
-
+export class Contractor extends TeamOwnedEntity {
   @Column({ name: 'company_name', type: 'text' })
   companyName!: string;
 
@@ -73,10 +68,4 @@ export class Contractor {
 
   @Column({ type: 'text', nullable: true })
   notes!: string | null;
-
-  @Column({ name: 'created_at', type: 'timestamptz', precision: 3, insert: false, update: false })
-  createdAt!: Date;
-
-  @Column({ name: 'updated_at', type: 'timestamptz', precision: 3, insert: false })
-  updatedAt!: Date;
 }

@@ -1,16 +1,11 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { TeamOwnedEntity } from '@app/common';
 
 export const LANDLORD_STATUSES = ['active', 'inactive'] as const;
 export type LandlordStatus = (typeof LANDLORD_STATUSES)[number];
 
 @Entity('landlords')
-export class Landlord {
-  @PrimaryColumn({ name: 'team_id', type: 'uuid' })
-  teamId!: string;
-
-  @PrimaryColumn({ type: 'uuid' })
-  id!: string;
-
+export class Landlord extends TeamOwnedEntity {
   @Column({ type: 'text' })
   name!: string;
 
@@ -28,10 +23,4 @@ export class Landlord {
 
   @Column({ type: 'text', nullable: true })
   notes!: string | null;
-
-  @Column({ name: 'created_at', type: 'timestamptz', precision: 3, insert: false, update: false })
-  createdAt!: Date;
-
-  @Column({ name: 'updated_at', type: 'timestamptz', precision: 3, insert: false })
-  updatedAt!: Date;
 }

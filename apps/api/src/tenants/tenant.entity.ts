@@ -1,13 +1,8 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { TeamOwnedEntity } from '@app/common';
 
 @Entity('tenants')
-export class Tenant {
-  @PrimaryColumn({ name: 'team_id', type: 'uuid' })
-  teamId!: string;
-
-  @PrimaryColumn({ type: 'uuid' })
-  id!: string;
-
+export class Tenant extends TeamOwnedEntity {
   @Column({ name: 'first_name', type: 'text' })
   firstName!: string;
 
@@ -22,10 +17,4 @@ export class Tenant {
 
   @Column({ type: 'text', nullable: true })
   notes!: string | null;
-
-  @Column({ name: 'created_at', type: 'timestamptz', precision: 3, insert: false, update: false })
-  createdAt!: Date;
-
-  @Column({ name: 'updated_at', type: 'timestamptz', precision: 3, insert: false })
-  updatedAt!: Date;
 }

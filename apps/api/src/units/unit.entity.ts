@@ -1,13 +1,8 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { TeamOwnedEntity } from '@app/common';
 
 @Entity('units')
-export class Unit {
-  @PrimaryColumn({ name: 'team_id', type: 'uuid' })
-  teamId!: string;
-
-  @PrimaryColumn({ type: 'uuid' })
-  id!: string;
-
+export class Unit extends TeamOwnedEntity {
   @Column({ name: 'address_line1', type: 'text' })
   addressLine1!: string;
 
@@ -32,10 +27,4 @@ export class Unit {
   /** Derived from the address parts on every write (see the units service). */
   @Column({ name: 'full_address', type: 'text' })
   fullAddress!: string;
-
-  @Column({ name: 'created_at', type: 'timestamptz', precision: 3, insert: false, update: false })
-  createdAt!: Date;
-
-  @Column({ name: 'updated_at', type: 'timestamptz', precision: 3, insert: false })
-  updatedAt!: Date;
 }

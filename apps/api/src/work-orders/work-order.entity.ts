@@ -1,4 +1,5 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { TeamOwnedEntity } from '@app/common';
 
 export const WORK_ORDER_STATUSES = ['reported', 'in_progress', 'completed', 'cancelled'] as const;
 export type WorkOrderStatus = (typeof WORK_ORDER_STATUSES)[number];
@@ -11,13 +12,7 @@ export type WorkOrderPriority = (typeof WORK_ORDER_PRIORITIES)[number];
 export const API_INTAKE_CHANNEL = 'api';
 
 @Entity('work_orders')
-export class WorkOrder {
-  @PrimaryColumn({ name: 'team_id', type: 'uuid' })
-  teamId!: string;
-
-  @PrimaryColumn({ type: 'uuid' })
-  id!: string;
-
+export class WorkOrder extends TeamOwnedEntity {
   /** Per-team sequence taken from `teams.last_work_order_number` in the inserting transaction. */
   @Column({ type: 'integer', update: false })
   number!: number;
@@ -58,10 +53,4 @@ export class WorkOrder {
 
   @Column({ name: 'contractor_id', type: 'uuid', nullable: true })
   contractorId!: string | null;
-
-  @Column({ name: 'created_at', type: 'timestamptz', precision: 3, insert: false, update: false })
-  createdAt!: Date;
-
-  @Column({ name: 'updated_at', type: 'timestamptz', precision: 3, insert: false })
-  updatedAt!: Date;
 }

@@ -1,1 +1,2 @@
 export * from './team-scoped.repository.js';
+export * from './team-owned.entity.js';
