@@ -10,10 +10,7 @@ export default {
     '^@app/database$': '<rootDir>/libs/database/src/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
-  setupFiles: ['<rootDir>/test/support/esm-bridge.setup.ts'],
-  transformIgnorePatterns: ['/node_modules/(?!@nestjs/throttler/)'],
   transform: {
-    'node_modules/@nestjs/throttler/.+\\.js$': '<rootDir>/test/support/esm-bridge-transform.cjs',
     '^.+\\.ts$': [
       'ts-jest',
       {

@@ -1,5 +1,4 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
-import { ThrottlerException } from '@nestjs/throttler';
 import type { Response } from 'express';
 import { QueryFailedError } from 'typeorm';
 import { DomainError, DomainErrorKind } from './domain-errors.js';
@@ -45,9 +44,6 @@ function describeDatabaseError(error: QueryFailedError<Error>): Failure | undefi
 }
 
 export function describeFailure(exception: unknown): Failure | undefined {
-  if (exception instanceof ThrottlerException) {
-    return { status: HttpStatus.TOO_MANY_REQUESTS, error: 'Rate limit exceeded' };
-  }
   if (exception instanceof DomainError) {
     return { status: STATUS_OF_KIND[exception.kind], error: exception.message };
   }

@@ -19,7 +19,7 @@ export class MemorySlidingWindowStore extends SlidingWindowStore {
     return this.hits.size;
   }
 
-  async consume(key: string, windows: WindowLimit[], now: number, windowMs: number): Promise<RateDecision> {
+  async consume(key: string, windows: readonly WindowLimit[], now: number, windowMs: number): Promise<RateDecision> {
     this.latestNow = Math.max(this.latestNow, now);
     this.longestWindowMs = Math.max(this.longestWindowMs, windowMs);
     const lists = windows.map((window) => this.prune(`${key}:${window.name}`, now, windowMs));

@@ -1,28 +1,19 @@
-import { ExecutionContext, Injectable, Logger } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
-import {
-  InjectThrottlerOptions,
-  InjectThrottlerStorage,
-  ThrottlerException,
-  ThrottlerGuard,
-  type ThrottlerModuleOptions,
-} from '@nestjs/throttler';
+import { CanActivate, ExecutionContext, HttpException, HttpStatus, Injectable, Logger } from '@nestjs/common';
 import type { Response } from 'express';
 import type { AuthenticatedRequest } from '../auth/caller.js';
 import { Clock } from '../clock/clock.js';
+import { RateLimits, WINDOW_MS } from './rate-limits.js';
 import { RateDecision, SlidingWindowStore, WindowState } from './sliding-window.store.js';
 
-export const WINDOW_MS = 60_000;
-export const ALL_REQUESTS = 'all';
-export const WRITE_REQUESTS = 'writes';
-const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** How often at most the fail-open warning is logged while the store stays unreachable. */
+const STORE_WARNING_EVERY_MS = 10_000;
 
 /**
  * The window whose numbers the caller needs to see: the fewest requests left; among equals, the one that
  * stays closed longest (the longer wait when refused, else the later reset), since a request needs room in
  * every window it counts against.
  */
-export function bindingWindow(windows: WindowState[]): WindowState {
+export function bindingWindow(windows: readonly WindowState[]): WindowState {
   const left = (window: WindowState): number => Math.max(0, window.limit - window.count);
   const oldest = (window: WindowState): number => window.oldest ?? Number.NEGATIVE_INFINITY;
   return windows.reduce((hardest, window) => {
@@ -34,41 +25,34 @@ export function bindingWindow(windows: WindowState[]): WindowState {
 }
 
 /**
- * Per-API-key limits over all routes (not the stock per-route keys), in a sliding window: every request
- * counts against "all", writes also against "writes", both checked and counted in one store call.
- * Runs after the API-key guard; routes without a caller (health) are not limited.
+ * Per-API-key limits over all routes, in a sliding window: a request is checked against all of its windows
+ * and counted in all of them or in none, in one store call (see docs/rate-limits.md for why this is not
+ * @nestjs/throttler's guard). Runs after the API-key guard; routes without a caller (health) are not limited.
  */
 @Injectable()
-export class RateLimitGuard extends ThrottlerGuard {
+export class RateLimitGuard implements CanActivate {
   private readonly log = new Logger('RateLimit');
-  private lastStoreWarning = 0;
+  private lastStoreWarning = Number.NEGATIVE_INFINITY;
 
   constructor(
-    @InjectThrottlerOptions() options: ThrottlerModuleOptions,
-    @InjectThrottlerStorage() private readonly windows: SlidingWindowStore,
-    reflector: Reflector,
+    private readonly store: SlidingWindowStore,
+    private readonly limits: RateLimits,
     private readonly clock: Clock,
-  ) {
-    super(options, windows, reflector);
-  }
+  ) {}
 
-  override async canActivate(context: ExecutionContext): Promise<boolean> {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     const http = context.switchToHttp();
     const request = http.getRequest<AuthenticatedRequest>();
     const caller = request.caller;
     if (!caller) return true;
-    const isWrite = WRITE_METHODS.has(request.method);
-    const limits = this.throttlers
-      .filter((throttler) => throttler.name === ALL_REQUESTS || (isWrite && throttler.name === WRITE_REQUESTS))
-      .map((throttler) => ({ name: throttler.name as string, limit: throttler.limit as number }));
     const now = this.clock.now();
 
     let decision: RateDecision;
     try {
-      decision = await this.windows.consume(caller.apiKeyId, limits, now, WINDOW_MS);
+      decision = await this.store.consume(caller.apiKeyId, this.limits.windowsOf(request.method), now, WINDOW_MS);
     } catch (error) {
       // Fail open: an outage of the limit store must not take the API down with it.
-      if (now - this.lastStoreWarning > 10_000) {
+      if (now - this.lastStoreWarning > STORE_WARNING_EVERY_MS) {
         this.lastStoreWarning = now;
         const reason = error instanceof Error ? error.message : String(error);
         this.log.warn(`rate-limit store unavailable, requests are not limited: ${reason}`);
@@ -83,9 +67,10 @@ export class RateLimitGuard extends ThrottlerGuard {
     response.setHeader('X-RateLimit-Remaining', Math.max(0, binding.limit - binding.count));
     response.setHeader('X-RateLimit-Reset', Math.ceil(resetMs / 1000));
     if (!decision.allowed) {
+      // Accepted only once every full window has room again: the longest of their waits.
       const retryAfterMs = Math.max(...decision.windows.map((window) => window.retryAfterMs));
       response.setHeader('Retry-After', Math.max(1, Math.ceil(retryAfterMs / 1000)));
-      throw new ThrottlerException('Rate limit exceeded');
+      throw new HttpException('Rate limit exceeded', HttpStatus.TOO_MANY_REQUESTS);
     }
     return true;
   }

@@ -1,9 +1,8 @@
 import { Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
-import { ThrottlerModule } from '@nestjs/throttler';
 import { Redis } from 'ioredis';
 import { AppConfig } from '../config/app-config.js';
 import { MemorySlidingWindowStore } from './memory.store.js';
-import { ALL_REQUESTS, WINDOW_MS, WRITE_REQUESTS } from './rate-limit.guard.js';
+import { RateLimits } from './rate-limits.js';
 import { RedisSlidingWindowStore } from './redis.store.js';
 import { SlidingWindowStore } from './sliding-window.store.js';
 
@@ -46,21 +45,12 @@ export class RateLimitStoreModule implements OnApplicationShutdown {
   }
 }
 
+/** The named limits the guard applies, read from the configuration once. */
 @Global()
 @Module({
-  imports: [
-    ThrottlerModule.forRootAsync({
-      imports: [RateLimitStoreModule],
-      inject: [AppConfig, SlidingWindowStore],
-      useFactory: (config: AppConfig, store: SlidingWindowStore) => ({
-        throttlers: [
-          { name: ALL_REQUESTS, ttl: WINDOW_MS, limit: config.RATE_LIMIT_PER_MINUTE },
-          { name: WRITE_REQUESTS, ttl: WINDOW_MS, limit: config.RATE_LIMIT_WRITES_PER_MINUTE },
-        ],
-        storage: store,
-      }),
-    }),
+  providers: [
+    { provide: RateLimits, inject: [AppConfig], useFactory: (config: AppConfig) => RateLimits.fromConfig(config) },
   ],
-  exports: [ThrottlerModule],
+  exports: [RateLimits],
 })
 export class RateLimitModule {}

@@ -51,7 +51,7 @@ export class RedisSlidingWindowStore extends SlidingWindowStore {
     this.redis.defineCommand('ppaConsumeWindows', { lua: CONSUME_SCRIPT });
   }
 
-  async consume(key: string, windows: WindowLimit[], now: number, windowMs: number): Promise<RateDecision> {
+  async consume(key: string, windows: readonly WindowLimit[], now: number, windowMs: number): Promise<RateDecision> {
     // The hash tag keeps one key's windows in one slot on Redis Cluster.
     const keys = windows.map((window) => `${this.prefix}:{${key}}:${window.name}`);
     const member = `${now}:${randomBytes(6).toString('base64url')}`;
