@@ -10,6 +10,7 @@ import {
   RateLimitGuard,
   RateLimitModule,
   RateLimitStoreModule,
+  SafeWritesModule,
   SystemClock,
 } from '@app/common';
 import { dataSourceOptions } from '@app/database';
@@ -53,6 +54,7 @@ export class AppModule {
         AuthModule,
         RateLimitStoreModule,
         RateLimitModule,
+        SafeWritesModule,
         HealthModule,
         ...RESOURCES.map((resource) => resource.module),
       ],

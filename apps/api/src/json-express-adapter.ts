@@ -1,5 +1,6 @@
 import { ExpressAdapter } from '@nestjs/platform-express';
 import type { Response } from 'express';
+import { ENTITY_TAG_LOCAL, entityTagOf, ifNoneMatchFails } from '@app/common';
 
 /**
  * Express's `res.json()` turns bodies of 1,000 characters or more into a Buffer, and Node then sends the
@@ -13,6 +14,15 @@ export class JsonExpressAdapter extends ExpressAdapter {
     }
     const json = JSON.stringify(body);
     if (statusCode !== undefined) response.status(statusCode);
+    // A strong ETag is a hash of these exact bytes (SafeWritesInterceptor marks the routes that carry one).
+    if (response.locals[ENTITY_TAG_LOCAL] === true) {
+      const tag = entityTagOf(json);
+      response.setHeader('ETag', tag);
+      const ifNoneMatch = response.req.headers['if-none-match'];
+      if (response.req.method === 'GET' && ifNoneMatch !== undefined && ifNoneMatchFails(ifNoneMatch, tag)) {
+        return response.status(304).end();
+      }
+    }
     response.setHeader('Content-Type', 'application/json; charset=utf-8');
     response.setHeader('Content-Length', Buffer.byteLength(json));
     return response.end(json);

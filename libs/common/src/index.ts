@@ -8,3 +8,4 @@ export * from './pagination/index.js';
 export * from './persistence/index.js';
 export * from './rate-limit/index.js';
 export * from './validation/index.js';
+export * from './safe-writes/index.js';

@@ -1,6 +1,18 @@
-import { Body, Controller, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApiDataResponse, ApiErrors, ApiPageResponse, Authenticated, IdParam, TeamId, type Page } from '@app/common';
+import {
+  ApiCreate,
+  ApiDelete,
+  ApiErrors,
+  ApiGetOne,
+  ApiPageResponse,
+  ApiUpdate,
+  Authenticated,
+  ConditionalResource,
+  IdParam,
+  TeamId,
+  type Page,
+} from '@app/common';
 import { ContractorsService } from './contractors.service.js';
 import { ContractorResponse } from './dto/contractor.response.js';
 import { CreateContractorDto } from './dto/create-contractor.dto.js';
@@ -9,6 +21,7 @@ import { UpdateContractorDto } from './dto/update-contractor.dto.js';
 
 @ApiTags('Contractors')
 @Authenticated()
+@ConditionalResource({ source: ContractorsService, idParam: 'contractorId', name: 'Contractor' })
 @Controller('contractors')
 export class ContractorsController {
   constructor(private readonly contractors: ContractorsService) {}
@@ -16,14 +29,16 @@ export class ContractorsController {
   @Post()
   @HttpCode(201)
   @ApiOperation({ summary: 'Create a contractor' })
-  @ApiDataResponse(ContractorResponse, 201, 'Created')
-  @ApiErrors(400, 413)
+  @ApiCreate(ContractorResponse)
   async create(@TeamId() teamId: string, @Body() body: CreateContractorDto): Promise<{ data: ContractorResponse }> {
     return { data: await this.contractors.create(teamId, body) };
   }
 
   @Get()
-  @ApiOperation({ summary: 'List contractors', description: 'Newest first; filters combine with AND.' })
+  @ApiOperation({
+    summary: 'List contractors',
+    description: 'Newest first unless `sort` says otherwise; filters combine with AND.',
+  })
   @ApiPageResponse(ContractorResponse)
   @ApiErrors(400)
   list(@TeamId() teamId: string, @Query() query: ListContractorsQuery): Promise<Page<ContractorResponse>> {
@@ -33,8 +48,7 @@ export class ContractorsController {
   @Get(':contractorId')
   @ApiOperation({ summary: 'Get a contractor' })
   @ApiParam({ name: 'contractorId', format: 'uuid' })
-  @ApiDataResponse(ContractorResponse)
-  @ApiErrors(400, 404)
+  @ApiGetOne(ContractorResponse)
   async get(@TeamId() teamId: string, @IdParam('contractorId') id: string): Promise<{ data: ContractorResponse }> {
     return { data: await this.contractors.get(teamId, id) };
   }
@@ -42,13 +56,24 @@ export class ContractorsController {
   @Put(':contractorId')
   @ApiOperation({ summary: 'Update a contractor', description: 'Partial: omitted fields keep their value.' })
   @ApiParam({ name: 'contractorId', format: 'uuid' })
-  @ApiDataResponse(ContractorResponse)
-  @ApiErrors(400, 404, 413)
+  @ApiUpdate(ContractorResponse)
   async update(
     @TeamId() teamId: string,
     @IdParam('contractorId') id: string,
     @Body() body: UpdateContractorDto,
   ): Promise<{ data: ContractorResponse }> {
     return { data: await this.contractors.update(teamId, id, body) };
+  }
+
+  @Delete(':contractorId')
+  @HttpCode(204)
+  @ApiOperation({
+    summary: 'Delete a contractor',
+    description: 'Refused with 409 while work orders are assigned to the contractor.',
+  })
+  @ApiParam({ name: 'contractorId', format: 'uuid' })
+  @ApiDelete()
+  async remove(@TeamId() teamId: string, @IdParam('contractorId') id: string): Promise<void> {
+    await this.contractors.remove(teamId, id);
   }
 }

@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { pageOf, presentFields, RecordNotFoundError, type Page } from '@app/common';
+import {
+  pageOf,
+  presentFields,
+  RecordNotFoundError,
+  Transactions,
+  type ConditionalSource,
+  type Page,
+} from '@app/common';
+import { WorkOrdersService } from '../work-orders/index.js';
 import { Contractor, toCertification, toInsurance } from './contractor.entity.js';
 import { ContractorsRepository } from './contractors.repository.js';
 import { ContractorResponse } from './dto/contractor.response.js';
@@ -32,8 +40,12 @@ function fieldsOf(dto: UpdateContractorDto): Partial<ContractorFields> {
 }
 
 @Injectable()
-export class ContractorsService {
-  constructor(private readonly contractors: ContractorsRepository) {}
+export class ContractorsService implements ConditionalSource {
+  constructor(
+    private readonly transactions: Transactions,
+    private readonly contractors: ContractorsRepository,
+    private readonly workOrders: WorkOrdersService,
+  ) {}
 
   async create(teamId: string, dto: CreateContractorDto): Promise<ContractorResponse> {
     const id = randomUUID();
@@ -62,6 +74,19 @@ export class ContractorsService {
     const row = await this.contractors.findOne(teamId, id);
     if (!row) throw new RecordNotFoundError('Contractor');
     return ContractorResponse.from(row);
+  }
+
+  lock(teamId: string, id: string): Promise<boolean> {
+    return this.contractors.lock(teamId, id);
+  }
+
+  /** Refused while work orders are assigned to the contractor. */
+  async remove(teamId: string, id: string): Promise<void> {
+    await this.transactions.run(async () => {
+      if (!(await this.contractors.lock(teamId, id))) throw new RecordNotFoundError('Contractor');
+      await this.workOrders.refuseIfReferenced(teamId, 'contractorId', id, 'Contractor');
+      await this.contractors.delete(teamId, id);
+    });
   }
 
   async update(teamId: string, id: string, dto: UpdateContractorDto): Promise<ContractorResponse> {

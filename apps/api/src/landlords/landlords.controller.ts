@@ -1,6 +1,18 @@
-import { Body, Controller, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApiDataResponse, ApiErrors, ApiPageResponse, Authenticated, IdParam, TeamId, type Page } from '@app/common';
+import {
+  ApiCreate,
+  ApiDelete,
+  ApiErrors,
+  ApiGetOne,
+  ApiPageResponse,
+  ApiUpdate,
+  Authenticated,
+  ConditionalResource,
+  IdParam,
+  TeamId,
+  type Page,
+} from '@app/common';
 import { CreateLandlordDto } from './dto/create-landlord.dto.js';
 import { LandlordResponse } from './dto/landlord.response.js';
 import { ListLandlordsQuery } from './dto/list-landlords.query.js';
@@ -9,6 +21,7 @@ import { LandlordsService } from './landlords.service.js';
 
 @ApiTags('Landlords')
 @Authenticated()
+@ConditionalResource({ source: LandlordsService, idParam: 'landlordId', name: 'Landlord' })
 @Controller('landlords')
 export class LandlordsController {
   constructor(private readonly landlords: LandlordsService) {}
@@ -16,14 +29,16 @@ export class LandlordsController {
   @Post()
   @HttpCode(201)
   @ApiOperation({ summary: 'Create a landlord' })
-  @ApiDataResponse(LandlordResponse, 201, 'Created')
-  @ApiErrors(400, 413)
+  @ApiCreate(LandlordResponse)
   async create(@TeamId() teamId: string, @Body() body: CreateLandlordDto): Promise<{ data: LandlordResponse }> {
     return { data: await this.landlords.create(teamId, body) };
   }
 
   @Get()
-  @ApiOperation({ summary: 'List landlords', description: 'Newest first; filters combine with AND.' })
+  @ApiOperation({
+    summary: 'List landlords',
+    description: 'Newest first unless `sort` says otherwise; filters combine with AND.',
+  })
   @ApiPageResponse(LandlordResponse)
   @ApiErrors(400)
   list(@TeamId() teamId: string, @Query() query: ListLandlordsQuery): Promise<Page<LandlordResponse>> {
@@ -33,8 +48,7 @@ export class LandlordsController {
   @Get(':landlordId')
   @ApiOperation({ summary: 'Get a landlord' })
   @ApiParam({ name: 'landlordId', format: 'uuid' })
-  @ApiDataResponse(LandlordResponse)
-  @ApiErrors(400, 404)
+  @ApiGetOne(LandlordResponse)
   async get(@TeamId() teamId: string, @IdParam('landlordId') id: string): Promise<{ data: LandlordResponse }> {
     return { data: await this.landlords.get(teamId, id) };
   }
@@ -42,13 +56,21 @@ export class LandlordsController {
   @Put(':landlordId')
   @ApiOperation({ summary: 'Update a landlord', description: 'Partial: omitted fields keep their value.' })
   @ApiParam({ name: 'landlordId', format: 'uuid' })
-  @ApiDataResponse(LandlordResponse)
-  @ApiErrors(400, 404, 413)
+  @ApiUpdate(LandlordResponse)
   async update(
     @TeamId() teamId: string,
     @IdParam('landlordId') id: string,
     @Body() body: UpdateLandlordDto,
   ): Promise<{ data: LandlordResponse }> {
     return { data: await this.landlords.update(teamId, id, body) };
+  }
+
+  @Delete(':landlordId')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Delete a landlord', description: 'Always possible: nothing refers to a landlord.' })
+  @ApiParam({ name: 'landlordId', format: 'uuid' })
+  @ApiDelete()
+  async remove(@TeamId() teamId: string, @IdParam('landlordId') id: string): Promise<void> {
+    await this.landlords.remove(teamId, id);
   }
 }

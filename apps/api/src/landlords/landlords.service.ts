@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { pageOf, presentFields, RecordNotFoundError, type Page } from '@app/common';
+import { pageOf, presentFields, RecordNotFoundError, type ConditionalSource, type Page } from '@app/common';
 import type { CreateLandlordDto } from './dto/create-landlord.dto.js';
 import { LandlordResponse } from './dto/landlord.response.js';
 import type { ListLandlordsQuery } from './dto/list-landlords.query.js';
@@ -15,7 +15,7 @@ const WRITABLE_FIELDS = ['name', 'email', 'phoneNumber', 'fullAddress', 'status'
 const DEFAULTS = { email: null, phoneNumber: null, fullAddress: null, status: 'active', notes: null } as const;
 
 @Injectable()
-export class LandlordsService {
+export class LandlordsService implements ConditionalSource {
   constructor(private readonly landlords: LandlordsRepository) {}
 
   async create(teamId: string, dto: CreateLandlordDto): Promise<LandlordResponse> {
@@ -34,6 +34,14 @@ export class LandlordsService {
     const row = await this.landlords.findOne(teamId, id);
     if (!row) throw new RecordNotFoundError('Landlord');
     return LandlordResponse.from(row);
+  }
+
+  lock(teamId: string, id: string): Promise<boolean> {
+    return this.landlords.lock(teamId, id);
+  }
+
+  async remove(teamId: string, id: string): Promise<void> {
+    if (!(await this.landlords.delete(teamId, id))) throw new RecordNotFoundError('Landlord');
   }
 
   async update(teamId: string, id: string, dto: UpdateLandlordDto): Promise<LandlordResponse> {

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { WorkOrdersModule } from '../work-orders/index.js';
 import { TenanciesModule } from '../tenancies/index.js';
 import { UnitsModule } from '../units/index.js';
 import { Tenant } from './tenant.entity.js';
@@ -8,7 +9,7 @@ import { TenantsRepository } from './tenants.repository.js';
 import { TenantsService } from './tenants.service.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Tenant]), TenanciesModule, UnitsModule],
+  imports: [TypeOrmModule.forFeature([Tenant]), WorkOrdersModule, TenanciesModule, UnitsModule],
   controllers: [TenantsController],
   providers: [TenantsService, TenantsRepository],
   exports: [TenantsRepository],

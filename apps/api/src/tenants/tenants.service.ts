@@ -1,10 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
-import { InvalidReferenceError, pageOf, presentFields, RecordNotFoundError, type Page } from '@app/common';
+import { EntityManager } from 'typeorm';
+import {
+  InvalidReferenceError,
+  pageOf,
+  presentFields,
+  RecordNotFoundError,
+  Transactions,
+  type ConditionalSource,
+  type Page,
+} from '@app/common';
 import { TenanciesRepository } from '../tenancies/index.js';
 import { UnitsRepository } from '../units/index.js';
+import { WorkOrdersService } from '../work-orders/index.js';
 import type { CreateTenantDto } from './dto/create-tenant.dto.js';
 import type { ListTenantsQuery } from './dto/list-tenants.query.js';
 import { TenantResponse } from './dto/tenant.response.js';
@@ -19,17 +27,18 @@ const WRITABLE_FIELDS = ['firstName', 'lastName', 'email', 'phoneNumber', 'notes
 const DEFAULTS = { email: null, phoneNumber: null, notes: null } as const;
 
 @Injectable()
-export class TenantsService {
+export class TenantsService implements ConditionalSource {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly transactions: Transactions,
     private readonly tenants: TenantsRepository,
     private readonly units: UnitsRepository,
     private readonly tenancies: TenanciesRepository,
+    private readonly workOrders: WorkOrdersService,
   ) {}
 
   async create(teamId: string, dto: CreateTenantDto): Promise<TenantResponse> {
     const id = randomUUID();
-    await this.db.transaction(async (manager) => {
+    await this.transactions.run(async (manager) => {
       const unitIds = await this.checkUnitIds(teamId, dto.unitIds, manager);
       const tenant = { ...DEFAULTS, ...presentFields(dto, WRITABLE_FIELDS), id } as Omit<Tenant, 'teamId'>;
       await this.tenants.insert(teamId, tenant, manager);
@@ -49,8 +58,21 @@ export class TenantsService {
     return TenantResponse.from(row);
   }
 
+  lock(teamId: string, id: string): Promise<boolean> {
+    return this.tenants.lock(teamId, id);
+  }
+
+  /** Refused while work orders refer to the tenant; its unit links go with it (the foreign key cascades). */
+  async remove(teamId: string, id: string): Promise<void> {
+    await this.transactions.run(async () => {
+      if (!(await this.tenants.lock(teamId, id))) throw new RecordNotFoundError('Tenant');
+      await this.workOrders.refuseIfReferenced(teamId, 'tenantId', id, 'Tenant');
+      await this.tenants.delete(teamId, id);
+    });
+  }
+
   async update(teamId: string, id: string, dto: UpdateTenantDto): Promise<TenantResponse> {
-    await this.db.transaction(async (manager) => {
+    await this.transactions.run(async (manager) => {
       // Updating first takes the tenant's row lock (concurrent link replacements queue up) and answers a
       // missing tenant with 404 before any unit id is judged.
       const updated = await this.tenants.update(teamId, id, presentFields(dto, WRITABLE_FIELDS), manager);

@@ -1,6 +1,18 @@
-import { Body, Controller, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApiDataResponse, ApiErrors, ApiPageResponse, Authenticated, IdParam, TeamId, type Page } from '@app/common';
+import {
+  ApiCreate,
+  ApiDelete,
+  ApiErrors,
+  ApiGetOne,
+  ApiPageResponse,
+  ApiUpdate,
+  Authenticated,
+  ConditionalResource,
+  IdParam,
+  TeamId,
+  type Page,
+} from '@app/common';
 import { CreateUnitDto } from './dto/create-unit.dto.js';
 import { ListUnitsQuery } from './dto/list-units.query.js';
 import { UnitResponse } from './dto/unit.response.js';
@@ -9,6 +21,7 @@ import { UnitsService } from './units.service.js';
 
 @ApiTags('Units')
 @Authenticated()
+@ConditionalResource({ source: UnitsService, idParam: 'unitId', name: 'Unit' })
 @Controller('units')
 export class UnitsController {
   constructor(private readonly units: UnitsService) {}
@@ -16,8 +29,7 @@ export class UnitsController {
   @Post()
   @HttpCode(201)
   @ApiOperation({ summary: 'Create a unit', description: '`fullAddress` is composed from the address parts.' })
-  @ApiDataResponse(UnitResponse, 201, 'Created')
-  @ApiErrors(400, 413)
+  @ApiCreate(UnitResponse)
   async create(@TeamId() teamId: string, @Body() body: CreateUnitDto): Promise<{ data: UnitResponse }> {
     return { data: await this.units.create(teamId, body) };
   }
@@ -33,8 +45,7 @@ export class UnitsController {
   @Get(':unitId')
   @ApiOperation({ summary: 'Get a unit' })
   @ApiParam({ name: 'unitId', format: 'uuid' })
-  @ApiDataResponse(UnitResponse)
-  @ApiErrors(400, 404)
+  @ApiGetOne(UnitResponse)
   async get(@TeamId() teamId: string, @IdParam('unitId') id: string): Promise<{ data: UnitResponse }> {
     return { data: await this.units.get(teamId, id) };
   }
@@ -45,13 +56,24 @@ export class UnitsController {
     description: 'Partial: omitted parts keep their value, `null` clears an optional one; `fullAddress` is recomputed.',
   })
   @ApiParam({ name: 'unitId', format: 'uuid' })
-  @ApiDataResponse(UnitResponse)
-  @ApiErrors(400, 404, 413)
+  @ApiUpdate(UnitResponse)
   async update(
     @TeamId() teamId: string,
     @IdParam('unitId') id: string,
     @Body() body: UpdateUnitDto,
   ): Promise<{ data: UnitResponse }> {
     return { data: await this.units.update(teamId, id, body) };
+  }
+
+  @Delete(':unitId')
+  @HttpCode(204)
+  @ApiOperation({
+    summary: 'Delete a unit',
+    description: 'Refused with 409 while work orders refer to the unit; its tenant links go with it.',
+  })
+  @ApiParam({ name: 'unitId', format: 'uuid' })
+  @ApiDelete()
+  async remove(@TeamId() teamId: string, @IdParam('unitId') id: string): Promise<void> {
+    await this.units.remove(teamId, id);
   }
 }

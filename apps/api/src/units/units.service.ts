@@ -1,8 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { pageOf, presentFields, RecordNotFoundError, type Page } from '@app/common';
+import {
+  pageOf,
+  presentFields,
+  RecordNotFoundError,
+  Transactions,
+  type ConditionalSource,
+  type Page,
+} from '@app/common';
+import { WorkOrdersService } from '../work-orders/index.js';
 import type { CreateUnitDto } from './dto/create-unit.dto.js';
 import type { ListUnitsQuery } from './dto/list-units.query.js';
 import { UnitResponse } from './dto/unit.response.js';
@@ -19,10 +25,11 @@ function withFullAddress(parts: AddressParts): AddressParts & Pick<Unit, 'fullAd
 }
 
 @Injectable()
-export class UnitsService {
+export class UnitsService implements ConditionalSource {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly transactions: Transactions,
     private readonly units: UnitsRepository,
+    private readonly workOrders: WorkOrdersService,
   ) {}
 
   async create(teamId: string, dto: CreateUnitDto): Promise<UnitResponse> {
@@ -43,9 +50,22 @@ export class UnitsService {
     return UnitResponse.from(row);
   }
 
+  lock(teamId: string, id: string): Promise<boolean> {
+    return this.units.lock(teamId, id);
+  }
+
+  /** Refused while work orders refer to the unit; its tenant links go with it (the foreign key cascades). */
+  async remove(teamId: string, id: string): Promise<void> {
+    await this.transactions.run(async () => {
+      if (!(await this.units.lock(teamId, id))) throw new RecordNotFoundError('Unit');
+      await this.workOrders.refuseIfReferenced(teamId, 'unitId', id, 'Unit');
+      await this.units.delete(teamId, id);
+    });
+  }
+
   /** Merges the body into the stored parts (under the row's lock) and recomputes `fullAddress` from the result. */
   async update(teamId: string, id: string, dto: UpdateUnitDto): Promise<UnitResponse> {
-    await this.db.transaction(async (manager) => {
+    await this.transactions.run(async (manager) => {
       // FOR NO KEY UPDATE (the key never changes) leaves links to the unit free to be added meanwhile.
       const stored = await this.units.findOne(teamId, id, { manager, lock: 'FOR NO KEY UPDATE' });
       if (!stored) throw new RecordNotFoundError('Unit');

@@ -10,5 +10,6 @@ import { WorkOrdersService } from './work-orders.service.js';
   imports: [TypeOrmModule.forFeature([WorkOrder])],
   controllers: [WorkOrdersController],
   providers: [WorkOrdersService, WorkOrdersRepository],
+  exports: [WorkOrdersService],
 })
 export class WorkOrdersModule {}

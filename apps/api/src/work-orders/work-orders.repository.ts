@@ -78,12 +78,29 @@ export class WorkOrdersRepository extends TeamScopedRepository<WorkOrder, WorkOr
     if (query.contractorId) filter.and(`w.contractor_id = ${filter.bind(query.contractorId)}`);
     // Filtered by status and priority alone, the exact total is read from `work_order_counts`, which a
     // trigger keeps in the same transaction as every write, instead of counting the rows.
-    const countedByStatusAndPriority = !pattern && !query.unitId && !query.tenantId && !query.contractorId;
+    const countedByStatusAndPriority =
+      !pattern && !query.unitId && !query.tenantId && !query.contractorId && !query.updatedSince;
     const total = countedByStatusAndPriority
       ? (): string => `SELECT coalesce(sum(k.count), 0) AS total FROM work_order_counts k WHERE k.team_id = $1
           ${statuses ? `AND k.status = ANY (${statuses})` : ''} ${priorities ? `AND k.priority = ANY (${priorities})` : ''}`
       : undefined;
     return this.pageRows(teamId, query, filter.build(total));
+  }
+
+  /** Up to `limit` codes of the team's work orders whose `field` is `id`, oldest first, and how many there are. */
+  async referring(
+    teamId: string,
+    field: 'unitId' | 'tenantId' | 'contractorId',
+    id: string,
+    limit: number,
+  ): Promise<{ total: number; codes: string[] }> {
+    const rows = await this.teamSql<{ code: string; total: string }>(
+      teamId,
+      `SELECT code, count(*) OVER () AS total FROM work_orders
+       WHERE team_id = $1 AND ${COLUMN_OF[field]} = $2 ORDER BY number LIMIT $3`,
+      [id, limit],
+    );
+    return { total: Number(rows[0]?.total ?? 0), codes: rows.map((row) => row.code) };
   }
 
   /** The state an update decides on. */

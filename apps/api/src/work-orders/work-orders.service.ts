@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { Clock, ConflictError, pageOf, presentFields, RecordNotFoundError, type Page } from '@app/common';
+import {
+  Clock,
+  ConflictError,
+  pageOf,
+  presentFields,
+  RecordNotFoundError,
+  type ConditionalSource,
+  type Page,
+} from '@app/common';
 import type { CreateWorkOrderDto } from './dto/create-work-order.dto.js';
 import type { ListWorkOrdersQuery } from './dto/list-work-orders.query.js';
 import type { UpdateWorkOrderDto } from './dto/update-work-order.dto.js';
@@ -25,7 +33,7 @@ const PLAIN_FIELDS = [
 ] as const;
 
 @Injectable()
-export class WorkOrdersService {
+export class WorkOrdersService implements ConditionalSource {
   constructor(
     private readonly workOrders: WorkOrdersRepository,
     private readonly clock: Clock,
@@ -52,6 +60,34 @@ export class WorkOrdersService {
   async list(teamId: string, query: ListWorkOrdersQuery): Promise<Page<WorkOrderResponse>> {
     const [rows, total] = await this.workOrders.list(teamId, query);
     return pageOf(rows.map(WorkOrderResponse.from), total, query);
+  }
+
+  lock(teamId: string, id: string): Promise<boolean> {
+    return this.workOrders.lock(teamId, id);
+  }
+
+  /** A work order can always be deleted; its code is never reused (the team's counter only grows). */
+  async remove(teamId: string, id: string): Promise<void> {
+    if (!(await this.workOrders.delete(teamId, id))) throw new RecordNotFoundError('Work order');
+  }
+
+  /**
+   * Refuses (409) to delete a unit, tenant or contractor that work orders still refer to, naming them. Call
+   * with the record locked: a work order linking to it meanwhile waits, then fails its foreign key.
+   */
+  async refuseIfReferenced(
+    teamId: string,
+    field: 'unitId' | 'tenantId' | 'contractorId',
+    id: string,
+    resource: string,
+  ): Promise<void> {
+    const { total, codes } = await this.workOrders.referring(teamId, field, id, 5);
+    if (total === 0) return;
+    const listed = `${codes.join(', ')}${total > codes.length ? ', …' : ''}`;
+    throw new ConflictError(
+      `${resource} is referred to by ${total} work order${total === 1 ? '' : 's'} (${listed}); ` +
+        `delete them or change their ${field} first`,
+    );
   }
 
   async get(teamId: string, id: string): Promise<WorkOrderResponse> {

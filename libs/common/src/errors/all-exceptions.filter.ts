@@ -1,6 +1,8 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Response } from 'express';
 import { QueryFailedError } from 'typeorm';
+import type { StoredAnswer } from '../safe-writes/idempotency.store.js';
+import { ReplayedAnswer } from '../safe-writes/replayed-answer.js';
 import { DomainError, DomainErrorKind } from './domain-errors.js';
 
 const STATUS_OF_KIND: Record<DomainErrorKind, number> = {
@@ -60,6 +62,18 @@ export function describeFailure(exception: unknown): Failure | undefined {
   return undefined;
 }
 
+/** A stored answer, as it was first sent, marked `Idempotent-Replayed: true`. */
+function replay(response: Response, answer: StoredAnswer): void {
+  response.status(answer.status).setHeader('Idempotent-Replayed', 'true');
+  if (answer.entityTag) response.setHeader('ETag', answer.entityTag);
+  if (answer.body === '') {
+    response.end();
+    return;
+  }
+  response.setHeader('Content-Type', 'application/json; charset=utf-8');
+  response.end(answer.body);
+}
+
 /**
  * Turns every failure into `{error}`: known ones keep their status and text, anything else is logged and
  * answered as a bare 500 so no stack trace or SQL reaches the caller.
@@ -70,6 +84,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const response = host.switchToHttp().getResponse<Response>();
+    if (exception instanceof ReplayedAnswer) {
+      replay(response, exception.answer);
+      return;
+    }
     const failure = describeFailure(exception) ?? { status: 500, error: 'Internal server error' };
     if (failure.status >= 500) {
       this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));

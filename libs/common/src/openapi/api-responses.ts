@@ -7,15 +7,17 @@ const ERROR_TEXT: Record<number, string> = {
   400: 'Validation error: the text names each field and rule',
   401: 'Missing, malformed, unknown or revoked API key',
   404: 'No such record for this team',
-  409: 'The change is not allowed from the current state',
+  409: 'Conflict: the change is not allowed from the current state, the record is still referred to, or a request with the same Idempotency-Key is still in progress',
+  412: 'If-Match does not match the current ETag: the record changed since it was read; nothing was changed',
   413: 'Body larger than 1 MiB',
   415: 'A body sent with a Content-Type other than application/json',
+  422: 'The Idempotency-Key was already used with a different method, path or body',
   429: 'Rate limit exceeded; see Retry-After',
   500: 'Internal server error',
   503: 'Database unreachable or a query timed out; retry later',
 };
 
-const RATE_LIMIT_HEADERS = {
+export const RATE_LIMIT_HEADERS = {
   'X-RateLimit-Limit': {
     description: 'Requests allowed in the window that binds hardest',
     schema: { type: 'integer' },
@@ -56,14 +58,19 @@ export function ApiErrors(...statuses: number[]): MethodDecorator & ClassDecorat
   );
 }
 
-/** `{data: <Model>}` with the given success status. */
-export function ApiDataResponse(model: Type<unknown>, status = 200, description = 'Success'): MethodDecorator {
+/** `{data: <Model>}` with the given success status (and response headers beside the rate-limit ones). */
+export function ApiDataResponse(
+  model: Type<unknown>,
+  status = 200,
+  description = 'Success',
+  headers: Record<string, { description: string; schema: object }> = {},
+): MethodDecorator {
   return applyDecorators(
     ApiExtraModels(model),
     ApiResponse({
       status,
       description,
-      headers: RATE_LIMIT_HEADERS,
+      headers: { ...RATE_LIMIT_HEADERS, ...headers },
       schema: {
         type: 'object',
         required: ['data'],

@@ -1,1 +1,2 @@
 export * from './api-responses.js';
+export * from './api-operations.js';

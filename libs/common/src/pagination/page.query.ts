@@ -1,6 +1,10 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
-import { ToInteger } from '../validation/transforms.js';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsDateTimeInput, NormalizeDateTime, ToInteger } from '../validation/transforms.js';
+
+/** List orders: a field, descending with a leading `-`; ties are broken by `id` in the same direction. */
+export const LIST_SORTS = ['-createdAt', 'createdAt', '-updatedAt', 'updatedAt'] as const;
+export type ListSort = (typeof LIST_SORTS)[number];
 
 /**
  * `page`, `pageSize` and `search`, shared by every list endpoint. class-validator runs a property's decorators
@@ -32,4 +36,20 @@ export class PageQuery {
   @MaxLength(200)
   @IsString()
   search?: string;
+
+  /**
+   * Only records changed at or after this time (`updatedAt` ≥ it); a date alone is midnight UTC. With
+   * `sort=updatedAt`, a sync walks a team's changes: see docs/sync-and-retries.md.
+   */
+  @ApiPropertyOptional({ type: String, format: 'date-time', example: '2027-01-31T09:00:00.000Z' })
+  @IsOptional()
+  @NormalizeDateTime()
+  @IsDateTimeInput()
+  updatedSince?: string;
+
+  /** `-createdAt` (newest first), `createdAt`, `-updatedAt` or `updatedAt`; ties by `id` in the same direction. */
+  @ApiPropertyOptional({ enum: LIST_SORTS, enumName: 'ListSort', default: '-createdAt' })
+  @IsOptional()
+  @IsIn(LIST_SORTS)
+  sort: ListSort = '-createdAt';
 }

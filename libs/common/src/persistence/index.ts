@@ -1,2 +1,3 @@
 export * from './team-scoped.repository.js';
 export * from './team-owned.entity.js';
+export * from './transactions.js';

@@ -1,5 +1,6 @@
 import { EntityManager, ObjectLiteral, Repository } from 'typeorm';
-import type { PageQuery } from '../pagination/page.query.js';
+import type { ListSort, PageQuery } from '../pagination/page.query.js';
+import { ambientManager, teamScopedQuery } from './transactions.js';
 
 export interface TeamOwned extends ObjectLiteral {
   teamId: string;
@@ -52,6 +53,13 @@ export class FilterBuilder {
   }
 }
 
+/** The ORDER BY of a list; the `(team_id, created_at|updated_at DESC, id DESC)` indexes serve both directions. */
+function orderBy(alias: string, sort: ListSort = '-createdAt'): string {
+  const direction = sort.startsWith('-') ? 'DESC' : 'ASC';
+  const column = sort.endsWith('updatedAt') ? 'updated_at' : 'created_at';
+  return `${alias}.${column} ${direction}, ${alias}.id ${direction}`;
+}
+
 /** The total of a list, carried on each row of the one statement that reads a page. */
 const TOTAL = '__total';
 
@@ -69,15 +77,9 @@ export abstract class TeamScopedRepository<TEntity extends TeamOwned, TRow exten
     protected readonly shape: RowShape,
   ) {}
 
-  /** Hand-written SQL. The team is always bound as `$1` (the caller's parameters follow as `$2`…). */
-  protected async teamSql<R>(
-    teamId: string,
-    text: string,
-    params: unknown[] = [],
-    manager?: EntityManager,
-  ): Promise<R[]> {
-    if (!/team_id = \$1\b/.test(text)) throw new Error('team-scoped SQL must compare team_id with $1');
-    return (manager ?? this.repository.manager).query<R[]>(text, [teamId, ...params]);
+  /** Hand-written SQL through `teamScopedQuery`, in the request's transaction when it has one. */
+  protected teamSql<R>(teamId: string, text: string, params: unknown[] = [], manager?: EntityManager): Promise<R[]> {
+    return teamScopedQuery<R>(manager ?? ambientManager() ?? this.repository.manager, teamId, text, params);
   }
 
   /** The team's record `id` in the row type; `lock` (e.g. `FOR NO KEY UPDATE`) holds it until the transaction ends. */
@@ -99,21 +101,25 @@ export abstract class TeamScopedRepository<TEntity extends TeamOwned, TRow exten
   }
 
   /**
-   * One page of the team's rows, newest first (ties by id), and the exact total, in ONE statement: page and
+   * One page of the team's rows in the requested order (newest first by default, ties by id), changed since
+   * `updatedSince` when given, and the exact total, in ONE statement: page and
    * total come from one snapshot, so a concurrent write can never make them disagree. The page's rows are
    * chosen first and only they are shaped (joins, aggregated links), so the select list costs per page, not
    * per match.
    */
   protected async pageRows(
     teamId: string,
-    paging: Pick<PageQuery, 'page' | 'pageSize'>,
+    paging: Pick<PageQuery, 'page' | 'pageSize' | 'sort' | 'updatedSince'>,
     filter: RowFilter = {},
   ): Promise<[TRow[], number]> {
     const { table, columns, joins = '' } = this.shape;
     const a = this.alias;
-    const params = filter.params ?? [];
-    const where = `${a}.team_id = $1${filter.where ? ` AND ${filter.where}` : ''}`;
-    const order = `${a}.created_at DESC, ${a}.id DESC`;
+    const params = [...(filter.params ?? [])];
+    const conditions = [`${a}.team_id = $1`];
+    if (filter.where) conditions.push(filter.where);
+    if (paging.updatedSince) conditions.push(`${a}.updated_at >= $${params.push(paging.updatedSince) + 1}`);
+    const where = conditions.join(' AND ');
+    const order = orderBy(a, paging.sort);
     const limit = params.length + 2;
     const rows = await this.teamSql<TRow & { [TOTAL]: string }>(
       teamId,
@@ -141,6 +147,29 @@ export abstract class TeamScopedRepository<TEntity extends TeamOwned, TRow exten
     return new Set(rows.map((row) => row.id));
   }
 
+  /** Locks the team's record until the transaction ends (no other write or delete meanwhile); false when there is none. */
+  async lock(teamId: string, id: string, manager?: EntityManager): Promise<boolean> {
+    const rows = await this.teamSql(
+      teamId,
+      `SELECT id FROM ${this.shape.table} WHERE team_id = $1 AND id = $2 FOR UPDATE`,
+      [id],
+      manager,
+    );
+    return rows.length > 0;
+  }
+
+  /** Deletes the team's record; false when there is none. */
+  async delete(teamId: string, id: string, manager?: EntityManager): Promise<boolean> {
+    // Through a CTE: TypeORM answers a bare DELETE with [rows, count] instead of the rows.
+    const rows = await this.teamSql(
+      teamId,
+      `WITH gone AS (DELETE FROM ${this.shape.table} WHERE team_id = $1 AND id = $2 RETURNING id) SELECT id FROM gone`,
+      [id],
+      manager,
+    );
+    return rows.length > 0;
+  }
+
   /** Inserts one of the team's records (the entity maps domain names to columns). */
   async insert(teamId: string, values: Omit<TEntity, 'teamId'>, manager?: EntityManager): Promise<void> {
     await this.repo(manager).insert({ ...values, teamId } as unknown as TEntity);
@@ -157,7 +186,7 @@ export abstract class TeamScopedRepository<TEntity extends TeamOwned, TRow exten
     return (result.affected ?? 0) > 0;
   }
 
-  private repo(manager?: EntityManager): Repository<TEntity> {
+  private repo(manager = ambientManager()): Repository<TEntity> {
     return manager ? manager.getRepository<TEntity>(this.repository.target) : this.repository;
   }
 }

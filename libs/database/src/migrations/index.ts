@@ -1,10 +1,12 @@
 import { InitialSchema1763750000000 } from './1763750000000-initial-schema.js';
 import { WorkOrderCounts1763800000000 } from './1763800000000-work-order-counts.js';
 import { ApiKeyRevocationNotify1763850000000 } from './1763850000000-api-key-revocation-notify.js';
+import { SafeWrites1764000000000 } from './1764000000000-safe-writes.js';
 
 /** Every migration, in order. New migrations are appended here (ESM has no glob loading). */
 export const migrations = [
   InitialSchema1763750000000,
   WorkOrderCounts1763800000000,
   ApiKeyRevocationNotify1763850000000,
+  SafeWrites1764000000000,
 ];

@@ -1,0 +1,47 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+
+/**
+ * The transaction a request runs in, when it runs in one (a request with `Idempotency-Key` or `If-Match`
+ * writes its answer or checks its precondition in the same transaction as the change). Repositories use it
+ * unless given a manager, so the services' own transactions join it instead of opening a second connection.
+ */
+const ambient = new AsyncLocalStorage<EntityManager>();
+
+/** The manager of the transaction the current request runs in, if any. */
+export function ambientManager(): EntityManager | undefined {
+  return ambient.getStore();
+}
+
+/** Runs `work` in a new transaction that becomes the ambient one for everything `work` awaits. */
+export function runInTransaction<T>(db: DataSource, work: (manager: EntityManager) => Promise<T>): Promise<T> {
+  return db.transaction((manager) => ambient.run(manager, () => work(manager)));
+}
+
+@Injectable()
+export class Transactions {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /** Runs `work` in a transaction: the request's, when there is one, else a new one that commits when `work` resolves. */
+  run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    const current = ambient.getStore();
+    if (current) return work(current);
+    return runInTransaction(this.db, work);
+  }
+}
+
+/**
+ * Team-scoped SQL: the team is always bound as `$1` (the caller's parameters follow as `$2`…), and the text
+ * must compare a `team_id` with `$1`, so hand-written SQL cannot skip the scoping.
+ */
+export function teamScopedQuery<R>(
+  manager: EntityManager,
+  teamId: string,
+  text: string,
+  params: unknown[] = [],
+): Promise<R[]> {
+  if (!/team_id = \$1\b/.test(text)) throw new Error('team-scoped SQL must compare team_id with $1');
+  return manager.query<R[]>(text, [teamId, ...params]);
+}

@@ -1,0 +1,27 @@
+import { SetMetadata, type Type } from '@nestjs/common';
+
+/** What the safe-writes interceptor needs of a resource's service to evaluate preconditions. */
+export interface ConditionalSource {
+  /** The record exactly as GET one answers it (`data`); throws the 404 when there is none. */
+  get(teamId: string, id: string): Promise<object>;
+  /** Locks the record until the request's transaction ends; false when there is no such record. */
+  lock(teamId: string, id: string): Promise<boolean>;
+}
+
+export interface ConditionalResourceOptions {
+  /** The service that reads and locks the record. */
+  source: Type<ConditionalSource>;
+  /** The path parameter holding the record's id, e.g. `workOrderId`. */
+  idParam: string;
+  /** The record's name in words, for the 404 (`Work order not found`). */
+  name: string;
+}
+
+export const CONDITIONAL_RESOURCE = 'ppa:conditional-resource';
+
+/**
+ * Marks a resource controller: GET one, POST and PUT answers carry an `ETag`; GET one honours
+ * `If-None-Match`, PUT and DELETE honour `If-Match` (checked in the same transaction as the write).
+ */
+export const ConditionalResource = (options: ConditionalResourceOptions): ClassDecorator =>
+  SetMetadata(CONDITIONAL_RESOURCE, options);
