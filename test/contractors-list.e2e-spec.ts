@@ -246,7 +246,8 @@ describe('GET /v1/contractors', () => {
       ['pageSize', { pageSize: 51 }],
       ['pageSize', { pageSize: 'ten' }],
       ['search', { search: 'a\u001fb' }],
-      ['property sort', { sort: 'companyName' }],
+      ['sort', { sort: 'companyName' }],
+      ['updatedSince', { updatedSince: '2027-02-31' }],
       ['property teamId', { teamId: '00000000-0000-4000-8000-000000000000' }],
       ['property limit', { limit: 10 }],
     ])('%s: %j is a 400', async (field, query) => {

@@ -155,7 +155,6 @@ describe('error responses', () => {
     });
 
     it.each([
-      ['delete', '/v1/contractors/{id}'],
       ['patch', '/v1/contractors/{id}'],
       ['delete', '/v1/contractors'],
       ['patch', '/v1/contractors'],

@@ -344,13 +344,13 @@ describe('Landlords', () => {
     });
   });
 
-  it('documents the four operations and the create rules in the OpenAPI document', async () => {
+  it('documents the five operations and the create rules in the OpenAPI document', async () => {
     const doc = (await sut.http().get('/v1/openapi.json')).body as {
       paths: Record<string, Record<string, unknown>>;
       components: { schemas: Record<string, { required?: string[]; properties: Record<string, unknown> }> };
     };
     expect(Object.keys(doc.paths['/v1/landlords']).sort()).toEqual(['get', 'post']);
-    expect(Object.keys(doc.paths['/v1/landlords/{landlordId}']).sort()).toEqual(['get', 'put']);
+    expect(Object.keys(doc.paths['/v1/landlords/{landlordId}']).sort()).toEqual(['delete', 'get', 'put']);
     const create = doc.components.schemas.CreateLandlordDto;
     expect(create.required).toEqual(['name']);
     expect(create.properties.name).toMatchObject({ type: 'string', maxLength: 260 });

@@ -132,6 +132,7 @@ describe('OpenAPI document', () => {
       .filter(([path]) => path.startsWith('/v1/contractors'))
       .flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`));
     expect(documented.sort()).toEqual([
+      'DELETE /v1/contractors/{contractorId}',
       'GET /v1/contractors',
       'GET /v1/contractors/{contractorId}',
       'POST /v1/contractors',
@@ -225,7 +226,16 @@ describe('OpenAPI document', () => {
     it('lists with page, pageSize (at most 50), search, status, trade and postcode in the query', () => {
       const list = operation('get', '/v1/contractors');
       expect((list.parameters ?? []).map((p) => `${p.in}:${p.name}`).sort()).toEqual(
-        ['query:page', 'query:pageSize', 'query:postcode', 'query:search', 'query:status', 'query:trade'].sort(),
+        [
+          'query:page',
+          'query:pageSize',
+          'query:postcode',
+          'query:search',
+          'query:sort',
+          'query:status',
+          'query:trade',
+          'query:updatedSince',
+        ].sort(),
       );
       expect(parameter(list, 'page').schema).toMatchObject({ minimum: 1 });
       expect(parameter(list, 'pageSize').schema).toMatchObject({ minimum: 1, maximum: 50 });
@@ -250,9 +260,9 @@ describe('OpenAPI document', () => {
       ]);
     });
 
-    it.each(['get', 'put'])('%s one takes contractorId as a required uuid in the path', (method) => {
+    it.each(['get', 'put', 'delete'])('%s one takes contractorId as a required uuid in the path', (method) => {
       const op = operation(method, '/v1/contractors/{contractorId}');
-      expect(op.parameters).toEqual([
+      expect((op.parameters ?? []).filter((p) => p.in === 'path')).toEqual([
         expect.objectContaining({
           name: 'contractorId',
           in: 'path',

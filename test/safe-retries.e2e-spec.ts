@@ -176,7 +176,7 @@ describe('ETags and preconditions', () => {
       .post('/v1/landlords')
       .set(...bearer(team))
       .send(landlordInput());
-    const tag = created.headers.etag as string;
+    const tag = created.headers.etag;
     expect(tag).toMatch(/^"[A-Za-z0-9_-]+"$/);
     const read = await getLandlord(sut, team, created.body.data.id);
     expect(read.headers.etag).toBe(tag);
@@ -228,7 +228,7 @@ describe('ETags and preconditions', () => {
       .http()
       .put(path)
       .set(...bearer(team))
-      .set('If-Match', before.headers.etag as string)
+      .set('If-Match', before.headers.etag)
       .send({ title: 'Overwritten' });
     expectError(stale, 412);
     const unchanged = await sut
@@ -241,7 +241,7 @@ describe('ETags and preconditions', () => {
       .http()
       .put(path)
       .set(...bearer(team))
-      .set('If-Match', after.headers.etag as string)
+      .set('If-Match', after.headers.etag)
       .send({ title: 'Applied' });
     expect(current.status).toBe(200);
     expect(current.body.data.title).toBe('Applied');
@@ -466,5 +466,44 @@ describe('updatedSince and sort', () => {
       else [since, page] = [last, 1];
     }
     expect([...seen].sort()).toEqual([...all].sort());
+  });
+});
+
+describe('the OpenAPI document', () => {
+  let sut: TestApp;
+
+  beforeAll(async () => {
+    sut = await createTestApp();
+  });
+  afterAll(() => sut.close());
+
+  it('documents the headers, statuses and parameters of safe retries on every resource', async () => {
+    const doc = (await sut.http().get('/v1/openapi.json')).body as {
+      paths: Record<
+        string,
+        Record<string, { parameters?: Array<{ in: string; name: string }>; responses: Record<string, unknown> }>
+      >;
+    };
+    const headersOf = (operation: { parameters?: Array<{ in: string; name: string }> }): string[] =>
+      (operation.parameters ?? []).filter((p) => p.in === 'header').map((p) => p.name);
+    for (const [collection, one] of [
+      ['/v1/contractors', '/v1/contractors/{contractorId}'],
+      ['/v1/landlords', '/v1/landlords/{landlordId}'],
+      ['/v1/units', '/v1/units/{unitId}'],
+      ['/v1/tenants', '/v1/tenants/{tenantId}'],
+      ['/v1/work-orders', '/v1/work-orders/{workOrderId}'],
+    ]) {
+      const { post, get: list } = doc.paths[collection];
+      const { get, put, delete: remove } = doc.paths[one];
+      expect(headersOf(post)).toEqual(['Idempotency-Key']);
+      expect(Object.keys(post.responses)).toEqual(expect.arrayContaining(['201', '409', '422']));
+      expect(headersOf(get)).toEqual(['If-None-Match']);
+      expect(Object.keys(get.responses)).toEqual(expect.arrayContaining(['200', '304', '404']));
+      expect(headersOf(put).sort()).toEqual(['Idempotency-Key', 'If-Match']);
+      expect(Object.keys(put.responses)).toEqual(expect.arrayContaining(['200', '404', '409', '412', '422']));
+      expect(headersOf(remove).sort()).toEqual(['Idempotency-Key', 'If-Match']);
+      expect(Object.keys(remove.responses)).toEqual(expect.arrayContaining(['204', '404', '409', '412', '422']));
+      expect((list.parameters ?? []).map((p) => p.name)).toEqual(expect.arrayContaining(['sort', 'updatedSince']));
+    }
   });
 });

@@ -5,6 +5,8 @@ export interface NextRequest {
   method: 'GET' | 'POST' | 'PUT';
   path: string;
   body?: unknown;
+  /** Sent beside the key and Content-Type (e.g. `Idempotency-Key`). */
+  headers?: Record<string, string>;
 }
 
 export interface LoadOptions {
@@ -54,6 +56,7 @@ export function drive(server: ServerUnderTest, options: LoadOptions): Promise<Lo
         ...base,
         method: next.method,
         path: next.path,
+        headers: next.headers ? { ...headers, ...next.headers } : headers,
         body: next.body === undefined ? undefined : JSON.stringify(next.body),
       };
     },
