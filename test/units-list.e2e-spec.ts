@@ -193,7 +193,7 @@ describe('GET /v1/units', () => {
       expect(schemas.CreateUnitDto.properties.postcode).toMatchObject({ type: 'string', maxLength: 80 });
       const paths = document.paths;
       expect(Object.keys(paths['/v1/units']).sort()).toEqual(['get', 'post']);
-      expect(Object.keys(paths['/v1/units/{unitId}']).sort()).toEqual(['get', 'put']);
+      expect(Object.keys(paths['/v1/units/{unitId}']).sort()).toEqual(['delete', 'get', 'put']);
       expect(Object.keys(paths['/v1/units'].post.responses)).toEqual(
         expect.arrayContaining(['201', '400', '401', '413', '429']),
       );
