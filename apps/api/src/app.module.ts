@@ -15,6 +15,7 @@ import {
 import { dataSourceOptions } from '@app/database';
 import { ContractorsModule } from './contractors/contractors.module.js';
 import { HealthModule } from './health/health.module.js';
+import { MetricsModule } from './metrics/index.js';
 import { TenantsModule } from './tenants/tenants.module.js';
 import { UnitsModule } from './units/units.module.js';
 import { WorkOrdersModule } from './work-orders/work-orders.module.js';
@@ -23,17 +24,19 @@ import { LandlordsModule } from './landlords/landlords.module.js';
 export interface AppModuleOptions {
   config: AppConfig;
   databaseUrl: string;
+  /** The source of "now" (rate-limit windows, timestamps); tests pass a `ManualClock`. Default: the system clock. */
+  clock?: Clock;
 }
 
 @Global()
 @Module({})
 class CoreModule {
-  static forRoot(config: AppConfig): DynamicModule {
+  static forRoot(config: AppConfig, clock: Clock): DynamicModule {
     return {
       module: CoreModule,
       providers: [
         { provide: AppConfig, useValue: config },
-        { provide: Clock, useClass: SystemClock },
+        { provide: Clock, useValue: clock },
       ],
       exports: [AppConfig, Clock],
     };
@@ -42,11 +45,11 @@ class CoreModule {
 
 @Module({})
 export class AppModule {
-  static forRoot({ config, databaseUrl }: AppModuleOptions): DynamicModule {
+  static forRoot({ config, databaseUrl, clock = new SystemClock() }: AppModuleOptions): DynamicModule {
     return {
       module: AppModule,
       imports: [
-        CoreModule.forRoot(config),
+        CoreModule.forRoot(config, clock),
         TypeOrmModule.forRoot({
           ...dataSourceOptions(databaseUrl, {
             poolSize: config.DB_POOL_SIZE,
@@ -58,6 +61,7 @@ export class AppModule {
         RateLimitStoreModule,
         RateLimitModule,
         HealthModule,
+        ...(config.METRICS_ENABLED ? [MetricsModule] : []),
         ContractorsModule,
         UnitsModule,
         TenantsModule,
