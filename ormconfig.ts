@@ -2,9 +2,12 @@
 // With no DATABASE_URL it points at the checkout's embedded PostgreSQL.
 import { DataSource } from 'typeorm';
 import { entities } from './apps/api/src/resources.js';
+import { loadConfig } from './libs/common/src/index.js';
 import { dataSourceOptions, embeddedDatabaseOptions, embeddedUrl } from './libs/database/src/index.js';
 
+const config = loadConfig();
+
 export default new DataSource({
-  ...dataSourceOptions(process.env.DATABASE_URL ?? embeddedUrl(embeddedDatabaseOptions())),
+  ...dataSourceOptions(config.DATABASE_URL ?? embeddedUrl(embeddedDatabaseOptions(config))),
   entities,
 });

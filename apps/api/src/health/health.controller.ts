@@ -1,20 +1,35 @@
-import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
+import { Controller, Get, HttpException, ServiceUnavailableException } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { ErrorBody, Public } from '@app/common';
 
-/** Probes for orchestrators: no API key, no rate limit, outside `/v1`. */
+/** Longest wait for the database's answer before readiness reports it unavailable. */
+const DATABASE_PING_TIMEOUT_MS = 2_000;
+
+function isShuttingDown(error: unknown): boolean {
+  if (!(error instanceof HttpException)) return false;
+  const body = error.getResponse();
+  return typeof body === 'object' && (body as { status?: unknown }).status === 'shutting_down';
+}
+
+/**
+ * Probes for orchestrators: no API key, no rate limit, outside `/v1`. Terminus runs the checks (and logs a
+ * failed one with its cause); the bodies stay the service's own: `{status}` when up, `{error}` when not.
+ */
 @ApiTags('Health')
 @Public()
 @Controller('health')
 export class HealthController {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    private readonly health: HealthCheckService,
+    private readonly database: TypeOrmHealthIndicator,
+  ) {}
 
   @Get()
   @ApiOperation({ summary: 'Liveness: the process is serving' })
   @ApiOkResponse({ schema: { type: 'object', properties: { status: { type: 'string', example: 'ok' } } } })
   live(): { status: 'ok' } {
+    // Answering at all is the liveness signal; the database's state belongs to readiness.
     return { status: 'ok' };
   }
 
@@ -24,9 +39,10 @@ export class HealthController {
   @ApiServiceUnavailableResponse({ type: ErrorBody })
   async ready(): Promise<{ status: 'ready' }> {
     try {
-      await this.db.query('SELECT 1');
-    } catch {
-      throw new ServiceUnavailableException('Database unavailable');
+      await this.health.check([() => this.database.pingCheck('database').withTimeout(DATABASE_PING_TIMEOUT_MS)]);
+    } catch (error) {
+      // While the app closes, Terminus reports `shutting_down` so a balancer stops sending traffic first.
+      throw new ServiceUnavailableException(isShuttingDown(error) ? 'Shutting down' : 'Database unavailable');
     }
     return { status: 'ready' };
   }

@@ -1,8 +1,23 @@
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, validateSync } from 'class-validator';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  validateSync,
+} from 'class-validator';
 
 const toInt = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value.trim()) : value;
+
+const BOOLEAN_TEXT: Record<string, boolean> = { true: true, false: false, '1': true, '0': false };
+const toBoolean = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' ? (BOOLEAN_TEXT[value.trim().toLowerCase()] ?? value) : value;
 
 /** Every environment variable the service reads, checked once at boot (see `.env.example`). */
 export class AppConfig {
@@ -20,6 +35,21 @@ export class AppConfig {
   @IsOptional()
   @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
   DATABASE_URL?: string;
+
+  /** The embedded PostgreSQL (only when DATABASE_URL is unset): port, data folder, database name. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(65535)
+  EMBEDDED_PG_PORT = 54329;
+
+  @IsString()
+  @IsNotEmpty()
+  EMBEDDED_PG_DIR = '.data/postgres';
+
+  @IsString()
+  @IsNotEmpty()
+  EMBEDDED_PG_DATABASE = 'portfolio';
 
   /** redis://… ; set: rate-limit windows live in Redis, shared by every instance. */
   @IsOptional()
@@ -50,6 +80,11 @@ export class AppConfig {
   @IsOptional()
   @IsIn(['debug', 'info', 'warn', 'error', 'silent'])
   LOG_LEVEL: 'debug' | 'info' | 'warn' | 'error' | 'silent' = 'info';
+
+  /** `GET /metrics` (Prometheus text format) and the request counters behind it; false: 404 like any unknown path. */
+  @Transform(toBoolean)
+  @IsBoolean({ message: 'METRICS_ENABLED must be true or false' })
+  METRICS_ENABLED = true;
 
   @IsOptional()
   @IsString()

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
+import { loadConfig } from '@app/common';
 import { dataSourceOptions } from '../data-source-options.js';
 import { resolveDatabase } from '../embedded-postgres.js';
 import { runPendingMigrations } from '../migrate.js';
@@ -12,7 +13,7 @@ import { runPendingMigrations } from '../migrate.js';
  */
 async function main(): Promise<number> {
   const [command, name] = process.argv.slice(2);
-  const database = await resolveDatabase(process.env);
+  const database = await resolveDatabase(loadConfig());
   try {
     if (command === 'generate') {
       if (!name || !/^[A-Za-z][A-Za-z0-9]*$/.test(name)) {

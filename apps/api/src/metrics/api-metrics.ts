@@ -1,0 +1,66 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { NextFunction, Request, Response } from 'express';
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { DataSource } from 'typeorm';
+import { AppConfig, routeTemplateOf } from '@app/common';
+import { registerDatabasePoolMetrics } from './database-pool.metrics.js';
+
+/** The `route` label of requests no route matched: unknown paths would otherwise make one series each. */
+export const UNMATCHED_ROUTE = '(unmatched)';
+
+const HTTP_LABELS = ['route', 'method', 'status'] as const;
+
+/**
+ * The service's Prometheus metrics, in a registry of this application instance (not prom-client's global
+ * one), so several instances in one process — the end-to-end tests — each count their own requests.
+ */
+@Injectable()
+export class ApiMetrics {
+  readonly registry = new Registry();
+  private readonly requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by route template, method and status',
+    labelNames: HTTP_LABELS,
+    registers: [this.registry],
+  });
+  private readonly duration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time from receiving a request to sending the last byte of its response',
+    labelNames: HTTP_LABELS,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+  private readonly rateLimited = new Counter({
+    name: 'http_rate_limited_requests_total',
+    help: 'Requests refused with 429 because the API key was over a rate limit',
+    labelNames: ['route', 'method'] as const,
+    registers: [this.registry],
+  });
+
+  constructor(@InjectDataSource() dataSource: DataSource, config: AppConfig) {
+    collectDefaultMetrics({ register: this.registry });
+    registerDatabasePoolMetrics(this.registry, dataSource, config.DB_POOL_SIZE);
+  }
+
+  /** Express middleware, first in the chain: every answered request is counted, 404s and 413s included. */
+  readonly countRequests = (request: Request, response: Response, next: NextFunction): void => {
+    const started = process.hrtime.bigint();
+    response.once('finish', () => {
+      const labels = {
+        route: routeTemplateOf(request) ?? UNMATCHED_ROUTE,
+        method: request.method,
+        status: String(response.statusCode),
+      };
+      this.requests.inc(labels);
+      this.duration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
+      if (response.statusCode === 429) this.rateLimited.inc({ route: labels.route, method: labels.method });
+    });
+    next();
+  };
+
+  /** The text exposition format, collected now. */
+  scrape(): Promise<string> {
+    return this.registry.metrics();
+  }
+}

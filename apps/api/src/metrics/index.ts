@@ -1,0 +1,2 @@
+export { ApiMetrics, UNMATCHED_ROUTE } from './api-metrics.js';
+export { MetricsModule } from './metrics.module.js';

@@ -1,0 +1,79 @@
+import type { Server } from 'node:http';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { ApiKeysService, AppConfig, type Logger } from '@app/common';
+import { API_PREFIX, DOCS_PATH, HEALTH_PATHS, METRICS_PATH, OPENAPI_PATH } from './configure-app.js';
+
+/** A start-up failure whose message says all an operator needs: printed as is, without a stack trace. */
+export class StartUpError extends Error {}
+
+function listenFailure(error: NodeJS.ErrnoException, port: number): Error {
+  switch (error.code) {
+    case 'EADDRINUSE':
+      return new StartUpError(`Port ${port} is already in use; set PORT to a free port or stop what is using it`);
+    case 'EACCES':
+      return new StartUpError(`Port ${port} needs more privileges than this process has; set PORT to 1024 or above`);
+    default:
+      return error;
+  }
+}
+
+/**
+ * Binds the port. Nest's own `listen()` would log the raw error before rejecting; this rejects with one clear
+ * message instead, and nothing claims the service started before the port is bound.
+ */
+export async function listen(app: NestExpressApplication, port: number): Promise<void> {
+  const server: Server = app.getHttpServer();
+  await new Promise<void>((resolve, reject) => {
+    const fail = (error: NodeJS.ErrnoException): void => reject(listenFailure(error, port));
+    server.once('error', fail);
+    server.listen(port, () => {
+      server.off('error', fail);
+      resolve();
+    });
+  });
+}
+
+export function baseUrlOf(config: AppConfig): string {
+  return (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
+}
+
+export function announceMigrations(logger: Logger, applied: string[]): void {
+  logger.info(
+    applied.length === 0
+      ? 'Migrations: none pending, the schema is up to date'
+      : `Migrations: applied ${applied.length} (${applied.join(', ')})`,
+  );
+}
+
+/** The lines that tell a person where everything is, written once the port is bound. */
+export function announceListening(logger: Logger, config: AppConfig): void {
+  const base = baseUrlOf(config);
+  logger.info({ port: config.PORT }, `Listening on port ${config.PORT}: API ${base}/${API_PREFIX}`);
+  logger.info(`Docs: Swagger UI ${base}/${DOCS_PATH}, OpenAPI ${base}/${OPENAPI_PATH}`);
+  const probes = HEALTH_PATHS.map((path) => `${base}/${path}`).join(' and ');
+  const metrics = config.METRICS_ENABLED ? `${base}/${METRICS_PATH}` : 'off (METRICS_ENABLED=false)';
+  logger.info(`Health: ${probes}; metrics: ${metrics}`);
+}
+
+/**
+ * Outside production, an empty database gets a demo team and its key is printed: the key is shown only
+ * here, so this line is written even when `LOG_LEVEL` is `warn` or `error` (not when it is `silent`).
+ */
+export async function createDemoTeamIfEmpty(
+  app: NestExpressApplication,
+  config: AppConfig,
+  logger: Logger,
+): Promise<void> {
+  if (config.isProduction) return;
+  const keys = app.get(ApiKeysService);
+  if ((await keys.countTeams()) > 0) return;
+  const demo = await keys.createTeam('Demo team');
+  const out =
+    logger.isLevelEnabled('info') || config.LOG_LEVEL === 'silent' ? logger : logger.child({}, { level: 'info' });
+  out.info(
+    { teamId: demo.teamId },
+    `Created a demo team on this empty database: teamId ${demo.teamId}, API key ${demo.apiKey} ` +
+      `(shown once; only its hash is stored). Try: curl -H 'Authorization: Bearer ${demo.apiKey}' ` +
+      `${baseUrlOf(config)}/${API_PREFIX}/contractors`,
+  );
+}
