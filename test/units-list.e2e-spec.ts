@@ -204,6 +204,8 @@ describe('GET /v1/units', () => {
         'page',
         'pageSize',
         'search',
+        'sort',
+        'updatedSince',
       ]);
     });
   });
