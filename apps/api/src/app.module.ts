@@ -7,7 +7,6 @@ import {
   AppConfig,
   AuthModule,
   Clock,
-  RateLimitGuard,
   RateLimitModule,
   RateLimitStoreModule,
   SafeWritesModule,
@@ -63,9 +62,8 @@ export class AppModule {
         ...RESOURCES.map((resource) => resource.module),
       ],
       providers: [
-        // Guards run in this order: the key is checked before anything is counted or validated.
+        // The request gate (configure-app) identified and counted the caller; the guard refuses the rest with 401.
         { provide: APP_GUARD, useClass: ApiKeyGuard },
-        { provide: APP_GUARD, useClass: RateLimitGuard },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
       ],
     };

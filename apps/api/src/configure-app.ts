@@ -10,6 +10,8 @@ import {
   requestLogger,
   requireJsonContentType,
   requireObjectBody,
+  RequestGate,
+  type AuthenticatedRequest,
   TrimStringsPipe,
   type Logger,
 } from '@app/common';
@@ -40,8 +42,9 @@ function withoutUpdateDefaults(document: OpenAPIObject): void {
  * get the same `404 {error}` as everything else.
  */
 export function answerUnmatchedRoutes(app: NestExpressApplication): void {
-  app.use((_request: express.Request, response: express.Response) => {
-    response.status(404).json({ error: 'Route not found' });
+  app.use((request: AuthenticatedRequest, response: express.Response) => {
+    if (request.rateLimited) response.status(429).json({ error: 'Rate limit exceeded' });
+    else response.status(404).json({ error: 'Route not found' });
   });
 }
 
@@ -52,6 +55,8 @@ export function configureApp(app: NestExpressApplication, config: AppConfig, log
   // First in the chain, so requests refused by the body checks below are counted and logged too.
   if (config.METRICS_ENABLED) app.use(app.get(ApiMetrics).countRequests);
   app.use(requestLogger(logger));
+  // Before the body is read: a request with a valid key is counted and carries X-RateLimit-* whatever answers it.
+  app.use(app.get(RequestGate).handle);
   app.use(requireJsonContentType);
   app.use(express.json({ limit: MAX_BODY_BYTES, strict: true }));
   app.use(bodyParserErrors);

@@ -1,10 +1,22 @@
-import { CanActivate, ExecutionContext, Injectable, UnauthorizedException } from '@nestjs/common';
+import {
+  CanActivate,
+  ExecutionContext,
+  HttpException,
+  HttpStatus,
+  Injectable,
+  UnauthorizedException,
+} from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiKeysService } from './api-keys.service.js';
 import type { AuthenticatedRequest } from './caller.js';
 import { IS_PUBLIC } from './public.decorator.js';
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
+
+/** The key of an `Authorization: Bearer <key>` header; undefined when the header is missing or malformed. */
+export function bearerToken(header: string | undefined): string | undefined {
+  return header === undefined ? undefined : BEARER.exec(header)?.[1];
+}
 
 /** Global guard: every route needs `Authorization: Bearer <key>` unless it is marked `@Public()`. */
 @Injectable()
@@ -21,9 +33,14 @@ export class ApiKeyGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const header = request.headers.authorization;
     if (!header) throw new UnauthorizedException('Missing API key: send Authorization: Bearer <key>');
-    const token = BEARER.exec(header)?.[1];
+    if (request.caller) {
+      if (request.rateLimited) throw new HttpException('Rate limit exceeded', HttpStatus.TOO_MANY_REQUESTS);
+      return true;
+    }
+    const token = bearerToken(header);
     if (!token) throw new UnauthorizedException('Malformed Authorization header: expected Bearer <key>');
-    const caller = await this.keys.authenticate(token);
+    // The request gate already looked the key up (and found nothing) unless the lookup itself failed.
+    const caller = request.keyRefused ? undefined : await this.keys.authenticate(token);
     if (!caller) throw new UnauthorizedException('Invalid or revoked API key');
     request.caller = caller;
     return true;

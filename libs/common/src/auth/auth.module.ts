@@ -3,12 +3,13 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { ApiKeyCache } from './api-key-cache.js';
 import { ApiKey } from './api-key.entity.js';
 import { ApiKeysService } from './api-keys.service.js';
+import { RequestGate } from './request-gate.js';
 import { Team } from './team.entity.js';
 
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([Team, ApiKey])],
-  providers: [ApiKeysService, ApiKeyCache],
-  exports: [ApiKeysService],
+  providers: [ApiKeysService, ApiKeyCache, RequestGate],
+  exports: [ApiKeysService, RequestGate],
 })
 export class AuthModule {}

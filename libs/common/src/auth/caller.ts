@@ -4,6 +4,10 @@ import type { Caller } from './api-keys.service.js';
 
 export interface AuthenticatedRequest extends Request {
   caller?: Caller;
+  /** The request gate looked the bearer key up and it is unknown, revoked or expired. */
+  keyRefused?: boolean;
+  /** The caller is over a rate limit: the request is answered 429 (headers already set, nothing counted). */
+  rateLimited?: boolean;
 }
 
 export function callerOf(request: AuthenticatedRequest): Caller {

@@ -8,3 +8,4 @@ export * from './public.decorator.js';
 export * from './team.entity.js';
 export * from './auth.module.js';
 export * from './api-key-cache.js';
+export * from './request-gate.js';

@@ -1,5 +1,5 @@
 export * from './memory.store.js';
-export * from './rate-limit.guard.js';
+export * from './rate-limiter.js';
 export * from './rate-limit.module.js';
 export * from './rate-limits.js';
 export * from './redis.store.js';

@@ -2,6 +2,7 @@ import { Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/c
 import { Redis } from 'ioredis';
 import { AppConfig } from '../config/app-config.js';
 import { MemorySlidingWindowStore } from './memory.store.js';
+import { RateLimiter } from './rate-limiter.js';
 import { RateLimits } from './rate-limits.js';
 import { RedisSlidingWindowStore } from './redis.store.js';
 import { SlidingWindowStore } from './sliding-window.store.js';
@@ -45,12 +46,13 @@ export class RateLimitStoreModule implements OnApplicationShutdown {
   }
 }
 
-/** The named limits the guard applies, read from the configuration once. */
+/** The named limits, read from the configuration once, and the limiter that applies them. */
 @Global()
 @Module({
   providers: [
     { provide: RateLimits, inject: [AppConfig], useFactory: (config: AppConfig) => RateLimits.fromConfig(config) },
+    RateLimiter,
   ],
-  exports: [RateLimits],
+  exports: [RateLimits, RateLimiter],
 })
 export class RateLimitModule {}

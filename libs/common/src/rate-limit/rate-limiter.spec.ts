@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { bindingWindow } from './rate-limit.guard.js';
+import { bindingWindow } from './rate-limiter.js';
 import type { WindowState } from './sliding-window.store.js';
 
 const window = (name: string, limit: number, count: number, oldest: number, retryAfterMs = 0): WindowState => ({

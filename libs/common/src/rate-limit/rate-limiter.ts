@@ -1,6 +1,5 @@
-import { CanActivate, ExecutionContext, HttpException, HttpStatus, Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { Response } from 'express';
-import type { AuthenticatedRequest } from '../auth/caller.js';
 import { Clock } from '../clock/clock.js';
 import { RateLimits, WINDOW_MS } from './rate-limits.js';
 import { RateDecision, SlidingWindowStore, WindowState } from './sliding-window.store.js';
@@ -27,10 +26,10 @@ export function bindingWindow(windows: readonly WindowState[]): WindowState {
 /**
  * Per-API-key limits over all routes, in a sliding window: a request is checked against all of its windows
  * and counted in all of them or in none, in one store call (see docs/rate-limits.md for why this is not
- * @nestjs/throttler's guard). Runs after the API-key guard; routes without a caller (health) are not limited.
+ * @nestjs/throttler's guard). The request gate calls it as soon as the key is known, before the body is read.
  */
 @Injectable()
-export class RateLimitGuard implements CanActivate {
+export class RateLimiter {
   private readonly log = new Logger('RateLimit');
   private lastStoreWarning = Number.NEGATIVE_INFINITY;
 
@@ -40,16 +39,15 @@ export class RateLimitGuard implements CanActivate {
     private readonly clock: Clock,
   ) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    const http = context.switchToHttp();
-    const request = http.getRequest<AuthenticatedRequest>();
-    const caller = request.caller;
-    if (!caller) return true;
+  /**
+   * Counts one request of the key, sets the `X-RateLimit-*` headers for the window that binds hardest, and
+   * answers false (with `Retry-After` set) when the request must be refused with 429.
+   */
+  async admit(apiKeyId: string, method: string, response: Response): Promise<boolean> {
     const now = this.clock.now();
-
     let decision: RateDecision;
     try {
-      decision = await this.store.consume(caller.apiKeyId, this.limits.windowsOf(request.method), now, WINDOW_MS);
+      decision = await this.store.consume(apiKeyId, this.limits.windowsOf(method), now, WINDOW_MS);
     } catch (error) {
       // Fail open: an outage of the limit store must not take the API down with it.
       if (now - this.lastStoreWarning > STORE_WARNING_EVERY_MS) {
@@ -60,18 +58,15 @@ export class RateLimitGuard implements CanActivate {
       return true;
     }
 
-    const response = http.getResponse<Response>();
     const binding = bindingWindow(decision.windows);
     const resetMs = binding.oldest === undefined ? now : binding.oldest + WINDOW_MS;
     response.setHeader('X-RateLimit-Limit', binding.limit);
     response.setHeader('X-RateLimit-Remaining', Math.max(0, binding.limit - binding.count));
     response.setHeader('X-RateLimit-Reset', Math.ceil(resetMs / 1000));
-    if (!decision.allowed) {
-      // Accepted only once every full window has room again: the longest of their waits.
-      const retryAfterMs = Math.max(...decision.windows.map((window) => window.retryAfterMs));
-      response.setHeader('Retry-After', Math.max(1, Math.ceil(retryAfterMs / 1000)));
-      throw new HttpException('Rate limit exceeded', HttpStatus.TOO_MANY_REQUESTS);
-    }
-    return true;
+    if (decision.allowed) return true;
+    // Accepted only once every full window has room again: the longest of their waits.
+    const retryAfterMs = Math.max(...decision.windows.map((window) => window.retryAfterMs));
+    response.setHeader('Retry-After', Math.max(1, Math.ceil(retryAfterMs / 1000)));
+    return false;
   }
 }

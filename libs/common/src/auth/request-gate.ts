@@ -1,0 +1,44 @@
+import { Injectable } from '@nestjs/common';
+import type { NextFunction, Response } from 'express';
+import { RateLimiter } from '../rate-limit/rate-limiter.js';
+import { bearerToken } from './api-key.guard.js';
+import { ApiKeysService } from './api-keys.service.js';
+import type { AuthenticatedRequest } from './caller.js';
+
+/** Under `/v1`, everything is the API except the document itself. */
+const API_PATH = /^\/v1\/(?!openapi\.(json|yaml)$)/;
+
+/**
+ * Express middleware in front of body parsing: a `/v1` request with a valid key is identified and counted
+ * before anything else can answer it, so every answer to it — malformed JSON (400), 413, 415, an unknown route or
+ * method (404)
+ * — carries the `X-RateLimit-*` headers and uses the key's quota; a request over the limit is answered 429 by
+ * `ApiKeyGuard` (or the unmatched-route handler). Requests without a valid key pass on untouched: the guard
+ * answers 401 on every route, and an unknown route stays 404.
+ */
+@Injectable()
+export class RequestGate {
+  constructor(
+    private readonly keys: ApiKeysService,
+    private readonly limiter: RateLimiter,
+  ) {}
+
+  readonly handle = (request: AuthenticatedRequest, response: Response, next: NextFunction): void => {
+    // A failed lookup (the database is away) is left to the guard, which answers through the exception filter.
+    this.identify(request, response).then(() => next(), () => next());
+  };
+
+  private async identify(request: AuthenticatedRequest, response: Response): Promise<void> {
+    if (!API_PATH.test(request.path)) return;
+    const token = bearerToken(request.headers.authorization);
+    if (token === undefined) return;
+    const caller = await this.keys.authenticate(token);
+    if (!caller) {
+      request.keyRefused = true;
+      return;
+    }
+    request.caller = caller;
+    // Refused requests go on to routing, so the 429 is answered (and measured) under its route.
+    request.rateLimited = !(await this.limiter.admit(caller.apiKeyId, request.method, response));
+  }
+}
