@@ -25,7 +25,10 @@ export class RequestGate {
 
   readonly handle = (request: AuthenticatedRequest, response: Response, next: NextFunction): void => {
     // A failed lookup (the database is away) is left to the guard, which answers through the exception filter.
-    this.identify(request, response).then(() => next(), () => next());
+    this.identify(request, response).then(
+      () => next(),
+      () => next(),
+    );
   };
 
   private async identify(request: AuthenticatedRequest, response: Response): Promise<void> {

@@ -2,6 +2,7 @@ import { Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/c
 import { Redis } from 'ioredis';
 import { AppConfig } from '../config/app-config.js';
 import { MemorySlidingWindowStore } from './memory.store.js';
+import { RequestGate } from '../auth/request-gate.js';
 import { RateLimiter } from './rate-limiter.js';
 import { RateLimits } from './rate-limits.js';
 import { RedisSlidingWindowStore } from './redis.store.js';
@@ -52,7 +53,9 @@ export class RateLimitStoreModule implements OnApplicationShutdown {
   providers: [
     { provide: RateLimits, inject: [AppConfig], useFactory: (config: AppConfig) => RateLimits.fromConfig(config) },
     RateLimiter,
+    // The gate applies the limiter; it lives here so the CLI (AuthModule without limits) does not need it.
+    RequestGate,
   ],
-  exports: [RateLimits, RateLimiter],
+  exports: [RateLimits, RateLimiter, RequestGate],
 })
 export class RateLimitModule {}
