@@ -1,13 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import {
-  pageOf,
-  presentFields,
-  RecordNotFoundError,
-  Transactions,
-  type ConditionalSource,
-  type Page,
-} from '@app/common';
+import { pageOf, presentFields, RecordNotFoundError, type ConditionalSource, type Page } from '@app/common';
 import { WorkOrdersService } from '../work-orders/index.js';
 import { Contractor, toCertification, toInsurance } from './contractor.entity.js';
 import { ContractorsRepository } from './contractors.repository.js';
@@ -42,7 +35,6 @@ function fieldsOf(dto: UpdateContractorDto): Partial<ContractorFields> {
 @Injectable()
 export class ContractorsService implements ConditionalSource {
   constructor(
-    private readonly transactions: Transactions,
     private readonly contractors: ContractorsRepository,
     private readonly workOrders: WorkOrdersService,
   ) {}
@@ -82,11 +74,8 @@ export class ContractorsService implements ConditionalSource {
 
   /** Refused while work orders are assigned to the contractor. */
   async remove(teamId: string, id: string): Promise<void> {
-    await this.transactions.run(async () => {
-      if (!(await this.contractors.lock(teamId, id))) throw new RecordNotFoundError('Contractor');
-      await this.workOrders.refuseIfReferenced(teamId, 'contractorId', id, 'Contractor');
-      await this.contractors.delete(teamId, id);
-    });
+    const check = (): Promise<void> => this.workOrders.refuseIfReferenced(teamId, 'contractorId', id, 'Contractor');
+    if (!(await this.contractors.deleteChecked(teamId, id, check))) throw new RecordNotFoundError('Contractor');
   }
 
   async update(teamId: string, id: string, dto: UpdateContractorDto): Promise<ContractorResponse> {

@@ -64,11 +64,8 @@ export class TenantsService implements ConditionalSource {
 
   /** Refused while work orders refer to the tenant; its unit links go with it (the foreign key cascades). */
   async remove(teamId: string, id: string): Promise<void> {
-    await this.transactions.run(async () => {
-      if (!(await this.tenants.lock(teamId, id))) throw new RecordNotFoundError('Tenant');
-      await this.workOrders.refuseIfReferenced(teamId, 'tenantId', id, 'Tenant');
-      await this.tenants.delete(teamId, id);
-    });
+    const check = (): Promise<void> => this.workOrders.refuseIfReferenced(teamId, 'tenantId', id, 'Tenant');
+    if (!(await this.tenants.deleteChecked(teamId, id, check))) throw new RecordNotFoundError('Tenant');
   }
 
   async update(teamId: string, id: string, dto: UpdateTenantDto): Promise<TenantResponse> {

@@ -56,11 +56,8 @@ export class UnitsService implements ConditionalSource {
 
   /** Refused while work orders refer to the unit; its tenant links go with it (the foreign key cascades). */
   async remove(teamId: string, id: string): Promise<void> {
-    await this.transactions.run(async () => {
-      if (!(await this.units.lock(teamId, id))) throw new RecordNotFoundError('Unit');
-      await this.workOrders.refuseIfReferenced(teamId, 'unitId', id, 'Unit');
-      await this.units.delete(teamId, id);
-    });
+    const check = (): Promise<void> => this.workOrders.refuseIfReferenced(teamId, 'unitId', id, 'Unit');
+    if (!(await this.units.deleteChecked(teamId, id, check))) throw new RecordNotFoundError('Unit');
   }
 
   /** Merges the body into the stored parts (under the row's lock) and recomputes `fullAddress` from the result. */

@@ -1,6 +1,6 @@
 import { EntityManager, ObjectLiteral, Repository } from 'typeorm';
 import type { ListSort, PageQuery } from '../pagination/page.query.js';
-import { ambientManager, teamScopedQuery } from './transactions.js';
+import { ambientManager, runInTransaction, teamScopedQuery } from './transactions.js';
 
 export interface TeamOwned extends ObjectLiteral {
   teamId: string;
@@ -168,6 +168,19 @@ export abstract class TeamScopedRepository<TEntity extends TeamOwned, TRow exten
       manager,
     );
     return rows.length > 0;
+  }
+
+  /**
+   * Deletes the team's record once `check` — run with the record locked, in the same transaction — allows it
+   * (it throws to refuse, e.g. a 409 while other records refer to this one); false when there is none.
+   */
+  async deleteChecked(teamId: string, id: string, check: () => Promise<void>): Promise<boolean> {
+    const work = async (): Promise<boolean> => {
+      if (!(await this.lock(teamId, id))) return false;
+      await check();
+      return this.delete(teamId, id);
+    };
+    return ambientManager() ? work() : runInTransaction(this.repository.manager.connection, work);
   }
 
   /** Inserts one of the team's records (the entity maps domain names to columns). */
