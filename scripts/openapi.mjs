@@ -87,7 +87,9 @@ async function fetchServedDocument() {
 /** The two generated files' contents: the document pretty-printed in served key order, and its types. */
 async function generate() {
   const document = JSON.parse(await fetchServedDocument());
-  const types = astToString(await openapiTS(document, { alphabetize: false }));
+  // defaultNonNullable off: a property with a default may be omitted from a request body (the server fills it in);
+  // openapi-typescript would otherwise make it required everywhere, create bodies included.
+  const types = astToString(await openapiTS(document, { alphabetize: false, defaultNonNullable: false }));
   return { [DOCUMENT_FILE]: `${JSON.stringify(document, null, 2)}\n`, [SCHEMA_FILE]: SCHEMA_HEADER + types };
 }
 

@@ -362,21 +362,21 @@ export interface components {
             phoneNumber?: string | null;
             fullAddress?: string | null;
             /** @default active */
-            status: components["schemas"]["ContractorStatus"];
+            status?: components["schemas"]["ContractorStatus"];
             /**
              * @description Trades practised, e.g. "plumbing"; replaces the whole list when given.
              * @default []
              */
-            trades: string[];
+            trades?: string[];
             /**
              * @description Postcode prefixes covered (`SW1A` covers `SW1A 1AA`); replaces the whole list when given.
              * @default []
              */
-            coveragePostcodes: string[];
+            coveragePostcodes?: string[];
             /** @default [] */
-            certifications: components["schemas"]["CertificationDto"][];
+            certifications?: components["schemas"]["CertificationDto"][];
             /** @default [] */
-            insurance: components["schemas"]["InsuranceDto"][];
+            insurance?: components["schemas"]["InsuranceDto"][];
             notes?: string | null;
         };
         Pagination: {
@@ -613,7 +613,7 @@ export interface components {
              * @description 0 = Emergency, 1 = High, 2 = Medium, 3 = Low. The integers 0–3 are accepted too; returned as a string.
              * @default 2
              */
-            priority: components["schemas"]["WorkOrderPriority"];
+            priority?: components["schemas"]["WorkOrderPriority"];
         };
         UpdateWorkOrderDto: {
             /** @description Short summary of the problem, e.g. "Leaking kitchen tap". */
@@ -673,7 +673,7 @@ export interface components {
             /** @description Correspondence address, free text. */
             fullAddress?: string | null;
             /** @default active */
-            status: components["schemas"]["LandlordStatus"];
+            status?: components["schemas"]["LandlordStatus"];
             notes?: string | null;
         };
         UpdateLandlordDto: {
