@@ -6,6 +6,7 @@ export default {
   testRegex: '\\.(e2e-)?spec\\.ts$',
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: {
+    '^@app/client$': '<rootDir>/libs/client/src/index.ts',
     '^@app/common$': '<rootDir>/libs/common/src/index.ts',
     '^@app/database$': '<rootDir>/libs/database/src/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',

@@ -1,0 +1,149 @@
+import createClient, { type Client, type Middleware } from 'openapi-fetch';
+import {
+  DEFAULT_RETRY,
+  realSleep,
+  retryingFetch,
+  type Fetch,
+  type RetryOptions,
+  type Sleep,
+} from './retrying-fetch.js';
+import type { components, paths } from './schema.d.ts';
+
+export type { components, operations, paths } from './schema.d.ts';
+export { DEFAULT_RETRY, type Fetch, type RetryOptions, type Sleep } from './retrying-fetch.js';
+
+/** A named schema of the document, e.g. `Schema<'WorkOrderResponse'>`. */
+export type Schema<Name extends keyof components['schemas']> = components['schemas'][Name];
+
+export interface PortfolioClientOptions {
+  /** Where the API is served: `https://api.example.com` (a trailing `/v1` is accepted too). */
+  baseUrl: string;
+  /** A key made with the dashboard or `npm run cli -- keys create`; sent as `Authorization: Bearer <key>`. */
+  apiKey: string;
+  /** Retry limits; see {@link RetryOptions} for the defaults. */
+  retry?: Partial<RetryOptions>;
+  /** The fetch to send requests with (default `globalThis.fetch`): a proxy agent, a test double. */
+  fetch?: Fetch;
+  /** How the client waits between attempts (default a timer); tests pass one that records the waits. */
+  sleep?: Sleep;
+  /** Makes the `Idempotency-Key` of a write that has none (default `crypto.randomUUID()`). */
+  idempotencyKey?: () => string;
+}
+
+/** A path whose GET answers `{ data: [...], pagination: { pageCount, ... } }`: the paged lists. */
+export type ListPath = {
+  [P in keyof paths]: ListBody<P> extends { data: unknown[]; pagination: { pageCount: number } } ? P : never;
+}[keyof paths];
+
+type ListBody<P extends keyof paths> = paths[P] extends {
+  get: { responses: { 200: { content: { 'application/json': infer Body } } } };
+}
+  ? Body
+  : never;
+
+/** A record of the list at `P`, e.g. `ListItem<'/v1/work-orders'>` is a work order. */
+export type ListItem<P extends ListPath> = ListBody<P> extends { data: Array<infer Item> } ? Item : never;
+
+/** The filters of the list at `P`, without `page` (the iterator walks the pages). */
+export type ListQuery<P extends ListPath> = Omit<
+  paths[P] extends { get: { parameters: { query?: infer Query } } } ? NonNullable<Query> : never,
+  'page'
+>;
+
+export interface PortfolioClient extends Client<paths> {
+  /**
+   * Every record of a list, page after page (`pagination.pageCount` says when to stop). Pass `pageSize` (up to 50)
+   * to make fewer requests. A page that fails throws a {@link PortfolioApiError}.
+   */
+  paginate<P extends ListPath>(path: P, query?: ListQuery<P>): AsyncGenerator<ListItem<P>, void, undefined>;
+}
+
+/** A non-2xx answer where the caller asked for records rather than a `{ data, error }` result. */
+export class PortfolioApiError extends Error {
+  constructor(
+    readonly status: number,
+    /** The answer's `error` text (every non-2xx body is `{ "error": "…" }`). */
+    readonly error: string,
+  ) {
+    super(`${status}: ${error}`);
+    this.name = 'PortfolioApiError';
+  }
+}
+
+/** Methods the server makes safe to retry with an `Idempotency-Key` (CONTRACT "Safe retries"). */
+const KEYED_METHODS = new Set(['POST', 'PUT', 'DELETE']);
+
+/** The `If-Match` header for a conditional PUT or DELETE: `params: { path, header: ifMatch(etag) }`. */
+export function ifMatch(etag: string): { 'If-Match': string } {
+  return { 'If-Match': etag };
+}
+
+/**
+ * The `ETag` of a GET-one, POST or PUT answer (`const { data, response } = await client.GET(…)`), to send back
+ * with {@link ifMatch}; undefined when the answer has none (lists, errors).
+ */
+export function etagOf(result: Response | { response: Response }): string | undefined {
+  const response = result instanceof Response ? result : result.response;
+  return response.headers.get('ETag') ?? undefined;
+}
+
+/**
+ * A write gets one `Idempotency-Key` per call (unless the caller sent one), made before the first attempt, so every
+ * retry of the call carries the same key and the server does the work at most once.
+ */
+function idempotencyMiddleware(newKey: () => string): Middleware {
+  return {
+    onRequest({ request }) {
+      if (KEYED_METHODS.has(request.method) && !request.headers.has('Idempotency-Key')) {
+        request.headers.set('Idempotency-Key', newKey());
+      }
+      return request;
+    },
+  };
+}
+
+function errorText(error: unknown): string {
+  if (typeof error === 'object' && error !== null && 'error' in error && typeof error.error === 'string') {
+    return error.error;
+  }
+  return typeof error === 'string' ? error : JSON.stringify(error);
+}
+
+/** The typed client of the Property Portfolio API: openapi-fetch with the key, retries and page walking. */
+export function createPortfolioClient(options: PortfolioClientOptions): PortfolioClient {
+  const retry: RetryOptions = { ...DEFAULT_RETRY, ...options.retry };
+  const fetch = retryingFetch(
+    options.fetch ?? ((request) => globalThis.fetch(request)),
+    retry,
+    options.sleep ?? realSleep,
+  );
+  const client = createClient<paths>({
+    // The document's paths carry the `/v1` prefix, so the client's base is the server's root.
+    baseUrl: options.baseUrl.replace(/\/+$/, '').replace(/\/v1$/, ''),
+    headers: { Authorization: `Bearer ${options.apiKey}` },
+    fetch,
+    // Enumerated filters take a comma-separated list (`status=reported,in_progress`), not repeated parameters.
+    querySerializer: { array: { style: 'form', explode: false } },
+  });
+  client.use(idempotencyMiddleware(options.idempotencyKey ?? (() => globalThis.crypto.randomUUID())));
+
+  /**
+   * openapi-fetch's GET is typed per literal path; for a path generic over every list, TypeScript cannot pick the
+   * overload, so the call goes through this narrower view of the same function. `ListPath` guarantees the shape.
+   */
+  const getPage = client.GET as unknown as (
+    path: string,
+    init: { params: { query: Record<string, unknown> } },
+  ) => Promise<{ data?: { data: unknown[]; pagination: { pageCount: number } }; error?: unknown; response: Response }>;
+
+  async function* paginate<P extends ListPath>(path: P, query?: ListQuery<P>): AsyncGenerator<ListItem<P>> {
+    for (let page = 1; ; page += 1) {
+      const { data, error, response } = await getPage(path, { params: { query: { ...query, page } } });
+      if (!data) throw new PortfolioApiError(response.status, errorText(error));
+      yield* data.data as ListItem<P>[];
+      if (page >= data.pagination.pageCount) return;
+    }
+  }
+
+  return Object.assign(client, { paginate });
+}

@@ -1,0 +1,468 @@
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import {
+  createPortfolioClient,
+  etagOf,
+  ifMatch,
+  PortfolioApiError,
+  type Fetch,
+  type PortfolioClient,
+  type PortfolioClientOptions,
+} from '@app/client';
+import { ManualClock } from '@app/common';
+import { createTestApp, type TestApp } from './support/test-app.js';
+
+/** The real app on a real port: the client speaks HTTP to it exactly as it would to a deployment. */
+async function serve(sut: TestApp): Promise<string> {
+  const server = sut.app.getHttpServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+interface Sent {
+  method: string;
+  url: string;
+  idempotencyKey: string | null;
+  ifMatch: string | null;
+}
+
+/** A fetch that records every attempt (what reached the network) before sending it for real. */
+function recordingFetch(sent: Sent[], send: Fetch = (request) => globalThis.fetch(request)): Fetch {
+  return (request) => {
+    sent.push({
+      method: request.method,
+      url: request.url,
+      idempotencyKey: request.headers.get('Idempotency-Key'),
+      ifMatch: request.headers.get('If-Match'),
+    });
+    return send(request);
+  };
+}
+
+/** Turns `{ data, error, response }` into the data, failing the test with the answer's text otherwise. */
+function ok<T>(result: { data?: T; error?: unknown; response: Response }): T {
+  if (result.data === undefined)
+    throw new Error(`${result.response.status}: ${JSON.stringify(result.error ?? '(no body)')}`);
+  return result.data;
+}
+
+describe('typed client (libs/client) against the real app', () => {
+  let sut: TestApp;
+  let baseUrl: string;
+  let apiKey: string;
+  let client: PortfolioClient;
+  const sent: Sent[] = [];
+  const waits: number[] = [];
+  /** Every operation the client has sent, as `METHOD /schema/path`, to compare with the document. */
+  const exercised = new Set<string>();
+
+  /** A client on the shared app; its waits are recorded, not slept. */
+  function clientWith(options: Partial<PortfolioClientOptions> = {}): PortfolioClient {
+    const made = createPortfolioClient({
+      baseUrl,
+      apiKey,
+      fetch: recordingFetch(sent),
+      sleep: async (ms) => {
+        waits.push(ms);
+      },
+      ...options,
+    });
+    made.use({
+      onRequest: ({ request, schemaPath }) => {
+        exercised.add(`${request.method} ${schemaPath}`);
+      },
+    });
+    return made;
+  }
+
+  beforeAll(async () => {
+    sut = await createTestApp();
+    baseUrl = await serve(sut);
+    ({ apiKey } = await sut.createTeam('Client team'));
+    client = clientWith();
+  });
+  afterAll(() => sut.close());
+
+  const resetRecords = (): void => {
+    sent.length = 0;
+    waits.length = 0;
+  };
+
+  it('creates, lists, reads, updates and deletes each of the five resources, with types from the document', async () => {
+    expect(ok(await client.GET('/health')).status).toBe('ok');
+    expect(ok(await client.GET('/health/ready')).status).toBe('ready');
+
+    // Units
+    const unit = ok(
+      await client.POST('/v1/units', {
+        body: { addressLine1: ' 1 Client Street ', city: 'London', country: 'UK', postcode: 'E1 6AN' },
+      }),
+    ).data;
+    expect(unit.fullAddress).toBe('1 Client Street, London, E1 6AN, UK');
+    const unitPage = ok(await client.GET('/v1/units', { params: { query: { search: 'client street' } } }));
+    expect(unitPage.data.map((row) => row.id)).toEqual([unit.id]);
+    expect(unitPage.pagination).toEqual({ total: 1, page: 1, pageSize: 20, pageCount: 1 });
+    const readUnit = await client.GET('/v1/units/{unitId}', { params: { path: { unitId: unit.id } } });
+    expect(ok(readUnit).data.id).toBe(unit.id);
+    const updatedUnit = ok(
+      await client.PUT('/v1/units/{unitId}', { params: { path: { unitId: unit.id } }, body: { area: 'Spitalfields' } }),
+    ).data;
+    expect(updatedUnit.fullAddress).toBe('1 Client Street, Spitalfields, London, E1 6AN, UK');
+
+    // Tenants, linked to the unit
+    const tenant = ok(
+      await client.POST('/v1/tenants', { body: { firstName: 'Ada', lastName: 'Lovelace', unitIds: [unit.id] } }),
+    ).data;
+    expect(tenant.tenantUnits.map((link) => link.unit.id)).toEqual([unit.id]);
+    expect(ok(await client.GET('/v1/tenants', { params: { query: { search: 'lovelace' } } })).data).toHaveLength(1);
+    expect(ok(await client.GET('/v1/tenants/{tenantId}', { params: { path: { tenantId: tenant.id } } })).data.id).toBe(
+      tenant.id,
+    );
+    const renamed = ok(
+      await client.PUT('/v1/tenants/{tenantId}', {
+        params: { path: { tenantId: tenant.id } },
+        body: { email: 'ada@example.com' },
+      }),
+    ).data;
+    expect(renamed.email).toBe('ada@example.com');
+
+    // Contractors
+    const contractor = ok(
+      await client.POST('/v1/contractors', {
+        body: { companyName: 'Fixit Ltd', contactName: 'Bob', trades: ['Plumbing'], coveragePostcodes: ['E1'] },
+      }),
+    ).data;
+    expect(contractor.rating).toBeNull();
+    const covering = ok(await client.GET('/v1/contractors', { params: { query: { postcode: 'e1 6an' } } }));
+    expect(covering.data.map((row) => row.id)).toEqual([contractor.id]);
+    expect(
+      ok(await client.GET('/v1/contractors/{contractorId}', { params: { path: { contractorId: contractor.id } } })).data
+        .companyName,
+    ).toBe('Fixit Ltd');
+    expect(
+      ok(
+        await client.PUT('/v1/contractors/{contractorId}', {
+          params: { path: { contractorId: contractor.id } },
+          body: { status: 'on_holiday' },
+        }),
+      ).data.status,
+    ).toBe('on_holiday');
+
+    // Work orders: priority is a string, status filters are comma lists
+    const order = ok(
+      await client.POST('/v1/work-orders', {
+        body: {
+          title: 'Leaking tap',
+          unitId: unit.id,
+          tenantId: tenant.id,
+          contractorId: contractor.id,
+          priority: '1',
+        },
+      }),
+    ).data;
+    expect(order).toMatchObject({ code: 'WO-1', status: 'reported', priority: '1' });
+    expect(order.contractor).toEqual({ id: contractor.id, companyName: 'Fixit Ltd' });
+    const open = ok(
+      await client.GET('/v1/work-orders', {
+        params: { query: { status: ['reported', 'in_progress'], unitId: unit.id } },
+      }),
+    );
+    expect(open.data.map((row) => row.id)).toEqual([order.id]);
+    const done = ok(
+      await client.PUT('/v1/work-orders/{workOrderId}', {
+        params: { path: { workOrderId: order.id } },
+        body: { status: 'completed' },
+      }),
+    ).data;
+    expect(done.status).toBe('completed');
+    expect(done.resolvedAt).not.toBeNull();
+    expect(
+      ok(await client.GET('/v1/work-orders/{workOrderId}', { params: { path: { workOrderId: order.id } } })).data
+        .status,
+    ).toBe('completed');
+
+    // Landlords
+    const landlord = ok(await client.POST('/v1/landlords', { body: { name: 'Grace Estates' } })).data;
+    expect(landlord.status).toBe('active');
+    expect(ok(await client.GET('/v1/landlords', { params: { query: { status: ['active'] } } })).data).toHaveLength(1);
+    expect(
+      ok(await client.GET('/v1/landlords/{landlordId}', { params: { path: { landlordId: landlord.id } } })).data.name,
+    ).toBe('Grace Estates');
+    expect(
+      ok(
+        await client.PUT('/v1/landlords/{landlordId}', {
+          params: { path: { landlordId: landlord.id } },
+          body: { status: 'inactive' },
+        }),
+      ).data.status,
+    ).toBe('inactive');
+
+    // A business 409 is final: the client hands it back without waiting or sending it again.
+    resetRecords();
+    const refused = await client.DELETE('/v1/units/{unitId}', { params: { path: { unitId: unit.id } } });
+    expect(refused.response.status).toBe(409);
+    expect(refused.error?.error).toMatch(/work order/i);
+    expect(waits).toEqual([]);
+    expect(sent).toHaveLength(1);
+
+    // Deletes, in the order the references allow; each is a 204 and the record is gone.
+    const deletions = [
+      () => client.DELETE('/v1/work-orders/{workOrderId}', { params: { path: { workOrderId: order.id } } }),
+      () => client.DELETE('/v1/contractors/{contractorId}', { params: { path: { contractorId: contractor.id } } }),
+      () => client.DELETE('/v1/tenants/{tenantId}', { params: { path: { tenantId: tenant.id } } }),
+      () => client.DELETE('/v1/units/{unitId}', { params: { path: { unitId: unit.id } } }),
+      () => client.DELETE('/v1/landlords/{landlordId}', { params: { path: { landlordId: landlord.id } } }),
+    ];
+    for (const remove of deletions) {
+      const { response } = await remove();
+      expect(response.status).toBe(204);
+    }
+    const gone = await client.GET('/v1/units/{unitId}', { params: { path: { unitId: unit.id } } });
+    expect(gone.response.status).toBe(404);
+    expect(gone.error).toEqual({ error: 'Unit not found' });
+  });
+
+  it('sends the key as a bearer token and an Idempotency-Key on every write, a new one per call', async () => {
+    resetRecords();
+    const stranger = createPortfolioClient({ baseUrl, apiKey: 'ppk_not-a-real-key' });
+    const denied = await stranger.GET('/v1/units');
+    expect(denied.response.status).toBe(401);
+
+    const first = await client.POST('/v1/landlords', { body: { name: 'Keyed One' } });
+    const second = await client.POST('/v1/landlords', { body: { name: 'Keyed Two' } });
+    expect(first.response.headers.get('Idempotent-Replayed')).toBe('false');
+    const keys = sent.map((attempt) => attempt.idempotencyKey);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[1]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[0]).not.toBe(keys[1]);
+    expect(second.response.status).toBe(201);
+
+    // A key the caller chose is kept (and replays like any other).
+    resetRecords();
+    const mine = { 'Idempotency-Key': 'my-own-key-1' };
+    const made = await client.POST('/v1/landlords', { body: { name: 'Mine' }, params: { header: mine } });
+    const again = await client.POST('/v1/landlords', { body: { name: 'Mine' }, params: { header: mine } });
+    expect(sent.map((attempt) => attempt.idempotencyKey)).toEqual(['my-own-key-1', 'my-own-key-1']);
+    expect(again.response.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(ok(again).data.id).toBe(ok(made).data.id);
+  });
+
+  it('refuses a conditional update with a stale ETag (412) and applies one with the current ETag', async () => {
+    const created = await client.POST('/v1/units', {
+      body: { addressLine1: '2 Etag Road', city: 'Leeds', country: 'UK', postcode: 'LS1 1AA' },
+    });
+    const unitId = ok(created).data.id;
+    const read = await client.GET('/v1/units/{unitId}', { params: { path: { unitId } } });
+    const etag = etagOf(read);
+    expect(etag).toMatch(/^"[^"]+"$/);
+    expect(etagOf(created)).toBe(etag);
+
+    resetRecords();
+    const updated = await client.PUT('/v1/units/{unitId}', {
+      params: { path: { unitId }, header: ifMatch(etag!) },
+      body: { county: 'West Yorkshire' },
+    });
+    expect(updated.response.status).toBe(200);
+    expect(sent[0]?.ifMatch).toBe(etag);
+    const newer = etagOf(updated);
+    expect(newer).not.toBe(etag);
+
+    const stale = await client.PUT('/v1/units/{unitId}', {
+      params: { path: { unitId }, header: ifMatch(etag!) },
+      body: { county: 'Somewhere Else' },
+    });
+    expect(stale.response.status).toBe(412);
+    expect(stale.error?.error).toMatch(/If-Match/);
+    expect(waits).toEqual([]);
+    const after = ok(await client.GET('/v1/units/{unitId}', { params: { path: { unitId } } })).data;
+    expect(after.county).toBe('West Yorkshire');
+
+    const staleDelete = await client.DELETE('/v1/units/{unitId}', {
+      params: { path: { unitId }, header: ifMatch(etag!) },
+    });
+    expect(staleDelete.response.status).toBe(412);
+    const deleted = await client.DELETE('/v1/units/{unitId}', {
+      params: { path: { unitId }, header: ifMatch(newer!) },
+    });
+    expect(deleted.response.status).toBe(204);
+  });
+
+  it('retries a POST whose answer was lost with the same Idempotency-Key: exactly one record is created', async () => {
+    resetRecords();
+    let answered = 0;
+    // The server receives and completes the first attempt; its answer is lost on the way back.
+    const flaky = clientWith({
+      fetch: recordingFetch(sent, async (request) => {
+        const response = await globalThis.fetch(request);
+        answered += 1;
+        if (answered === 1) {
+          await response.body?.cancel();
+          throw new TypeError('fetch failed: connection reset');
+        }
+        return response;
+      }),
+    });
+    const result = await flaky.POST('/v1/landlords', { body: { name: 'Exactly Once Holdings' } });
+
+    expect(result.response.status).toBe(201);
+    expect(result.response.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(sent).toHaveLength(2);
+    expect(sent[1]?.idempotencyKey).toBe(sent[0]?.idempotencyKey);
+    expect(waits).toHaveLength(1);
+    const rows = await sut.sql(`SELECT id FROM landlords WHERE name = 'Exactly Once Holdings'`);
+    expect(rows.map((row) => row.id)).toEqual([ok(result).data.id]);
+  });
+
+  it('retries a write after a 5xx and after a 409 "in progress" with the same key, within maxAttempts', async () => {
+    resetRecords();
+    const fabricated = [
+      () => Response.json({ error: 'Internal server error' }, { status: 503 }),
+      () =>
+        Response.json(
+          { error: 'A request with this Idempotency-Key is still in progress; retry later' },
+          { status: 409 },
+        ),
+    ];
+    const busy = clientWith({
+      fetch: recordingFetch(sent, async (request) => fabricated.shift()?.() ?? globalThis.fetch(request)),
+    });
+    const created = await busy.POST('/v1/landlords', { body: { name: 'Third Time Lucky' } });
+    expect(created.response.status).toBe(201);
+    expect(sent).toHaveLength(3);
+    expect(new Set(sent.map((attempt) => attempt.idempotencyKey)).size).toBe(1);
+    expect(waits).toEqual([250, 500]);
+
+    // Bounded: a server that keeps failing gets maxAttempts attempts, then the caller sees the 5xx.
+    resetRecords();
+    const down = clientWith({
+      retry: { maxAttempts: 2 },
+      fetch: recordingFetch(sent, async () => Response.json({ error: 'Internal server error' }, { status: 500 })),
+    });
+    const failed = await down.POST('/v1/landlords', { body: { name: 'Never' } });
+    expect(failed.response.status).toBe(500);
+    expect(sent).toHaveLength(2);
+
+    // A network error that persists is thrown once the attempts are spent.
+    resetRecords();
+    const offline = clientWith({
+      fetch: recordingFetch(sent, async () => {
+        throw new TypeError('fetch failed');
+      }),
+    });
+    await expect(offline.GET('/v1/landlords')).rejects.toThrow('fetch failed');
+    expect(sent).toHaveLength(3);
+    expect(waits).toEqual([250, 500]);
+  });
+
+  it('paginate walks every page of a list, with the filters kept on each request', async () => {
+    const names = ['Page A', 'Page B', 'Page C', 'Page D', 'Page E'];
+    const ids: string[] = [];
+    for (const name of names) ids.push(ok(await client.POST('/v1/landlords', { body: { name } })).data.id);
+
+    resetRecords();
+    const walked: string[] = [];
+    for await (const landlord of client.paginate('/v1/landlords', { search: 'page ', pageSize: 2 })) {
+      walked.push(landlord.name);
+    }
+    expect(walked).toEqual([...names].reverse());
+    const pages = sent.map((attempt) => new URL(attempt.url).searchParams);
+    expect(pages.map((query) => query.get('page'))).toEqual(['1', '2', '3']);
+    expect(pages.every((query) => query.get('pageSize') === '2' && query.get('search') === 'page ')).toBe(true);
+
+    // An empty list is one request and no records; a refused page throws with the server's text.
+    resetRecords();
+    const none: unknown[] = [];
+    for await (const landlord of client.paginate('/v1/landlords', { search: 'no such landlord' })) none.push(landlord);
+    expect(none).toEqual([]);
+    expect(sent).toHaveLength(1);
+    const walk = async (): Promise<void> => {
+      for await (const _ of client.paginate('/v1/landlords', { pageSize: 51 })) void _;
+    };
+    await expect(walk()).rejects.toThrow(PortfolioApiError);
+    await expect(walk()).rejects.toThrow(/pageSize/);
+  });
+
+  it('has driven every operation the served document describes', async () => {
+    const response = await globalThis.fetch(`${baseUrl}/v1/openapi.json`);
+    const document = (await response.json()) as { paths: Record<string, Record<string, unknown>> };
+    const described = Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(described.length).toBeGreaterThanOrEqual(27);
+    expect(described.filter((operation) => !exercised.has(operation))).toEqual([]);
+  });
+});
+
+describe('typed client on 429', () => {
+  let sut: TestApp;
+  let baseUrl: string;
+  let apiKey: string;
+  const clock = new ManualClock();
+
+  beforeAll(async () => {
+    sut = await createTestApp({ config: { RATE_LIMIT_PER_MINUTE: 3 }, clock });
+    baseUrl = await serve(sut);
+    ({ apiKey } = await sut.createTeam('Limited team'));
+  });
+  afterAll(() => sut.close());
+
+  it('waits Retry-After (through the injected sleep) and retries, bounded by maxWaitMs and maxAttempts', async () => {
+    const statuses: number[] = [];
+    const waits: number[] = [];
+    const fetch: Fetch = async (request) => {
+      const response = await globalThis.fetch(request);
+      statuses.push(response.status);
+      return response;
+    };
+    // The sleep moves the app's clock instead of the test's: the window really passes, instantly.
+    const client = createPortfolioClient({
+      baseUrl: `${baseUrl}/v1`,
+      apiKey,
+      fetch,
+      sleep: async (ms) => {
+        waits.push(ms);
+        clock.advance(ms);
+      },
+    });
+    for (let i = 0; i < 3; i += 1) expect((await client.GET('/v1/units')).response.status).toBe(200);
+
+    const waited = await client.GET('/v1/units');
+    expect(waited.response.status).toBe(200);
+    expect(statuses).toEqual([200, 200, 200, 429, 200]);
+    expect(waits).toEqual([60_000]);
+
+    // A Retry-After beyond maxWaitMs is not waited out: the caller gets the 429 at once.
+    statuses.length = 0;
+    waits.length = 0;
+    const impatient = createPortfolioClient({
+      baseUrl,
+      apiKey,
+      fetch,
+      retry: { maxWaitMs: 5_000 },
+      sleep: async () => {},
+    });
+    await client.GET('/v1/units');
+    await client.GET('/v1/units');
+    const refused = await impatient.GET('/v1/units');
+    expect(refused.response.status).toBe(429);
+    expect(refused.error).toEqual({ error: 'Rate limit exceeded' });
+    expect(statuses.slice(-1)).toEqual([429]);
+
+    // A sleep that lets no time pass: maxAttempts bounds the retries (3 attempts, 2 waits).
+    statuses.length = 0;
+    const stuckWaits: number[] = [];
+    const stuck = createPortfolioClient({
+      baseUrl,
+      apiKey,
+      fetch,
+      sleep: async (ms) => {
+        stuckWaits.push(ms);
+      },
+    });
+    const still = await stuck.GET('/v1/units');
+    expect(still.response.status).toBe(429);
+    expect(statuses).toEqual([429, 429, 429]);
+    expect(stuckWaits).toHaveLength(2);
+    expect(stuckWaits.every((ms) => ms >= 1_000 && ms <= 60_000)).toBe(true);
+  });
+});
