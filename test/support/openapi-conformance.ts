@@ -118,7 +118,7 @@ function headerProblem(name: string, header: Header, value: string | undefined):
   const schema = header.schema ?? {};
   if (schema.type === 'integer' && !/^-?\d+$/.test(value)) return `header ${name} is not an integer: ${value}`;
   if (Array.isArray(schema.enum) && !schema.enum.includes(value))
-    return `header ${name} is ${value}, not one of ${schema.enum.join(', ')}`;
+    return `header ${name} is ${value}, not one of ${JSON.stringify(schema.enum)}`;
   return undefined;
 }
 
@@ -137,9 +137,8 @@ export class ResponseConformance {
 
   constructor(private readonly document: OpenApiDocument) {
     // ajv-formats is CommonJS: under Node's ESM interop its default export may be the module object.
-    const addFormats = (
-      'default' in addFormatsModule ? addFormatsModule.default : addFormatsModule
-    ) as typeof addFormatsModule.default;
+    const addFormats: typeof addFormatsModule.default =
+      'default' in addFormatsModule ? addFormatsModule.default : addFormatsModule;
     this.ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
     addFormats(this.ajv);
     this.ajv.addSchema({
