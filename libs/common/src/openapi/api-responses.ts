@@ -38,31 +38,40 @@ const rateLimitHeaders = (required: boolean): Record<string, Header> => ({
   'X-RateLimit-Limit': {
     description: 'Requests allowed in the window that binds hardest',
     required,
-    schema: { type: 'integer', minimum: 1 },
+    schema: { type: 'integer', format: 'int32', minimum: 1 },
   },
   'X-RateLimit-Remaining': {
     description: 'Requests left in that window after this one',
     required,
-    schema: { type: 'integer', minimum: 0 },
+    schema: { type: 'integer', format: 'int32', minimum: 0 },
   },
   'X-RateLimit-Reset': {
     description: 'Unix second at which the oldest counted request leaves the window',
     required,
-    schema: { type: 'integer', minimum: 0 },
+    schema: { type: 'integer', format: 'int64', minimum: 0 },
   },
 });
 
-/** On every answer to a request whose key was accepted. */
-export const RATE_LIMIT_HEADERS = rateLimitHeaders(true);
+/**
+ * On every answer to a request whose key was accepted, except while the rate-limit store (Redis) cannot be
+ * reached: the API then fails open and serves requests unlimited, without these headers (docs/rate-limits.md).
+ * So they are documented as not required; a 429 always has them.
+ */
+export const RATE_LIMIT_HEADERS = Object.fromEntries(
+  Object.entries(rateLimitHeaders(false)).map(([name, header]) => [
+    name,
+    { ...header, description: `${header.description}; absent only while the rate-limit store is unreachable` },
+  ]),
+);
 
 /**
- * An error can come before the key is checked (a malformed or oversized body, a database outage while
- * checking it): the rate-limit headers are then absent, so on errors other than 429 they are optional.
+ * An error can also come before the key is checked (a malformed or oversized body, a database outage while
+ * checking it): the rate-limit headers are then absent as well.
  */
 const ERROR_RATE_LIMIT_HEADERS = Object.fromEntries(
   Object.entries(rateLimitHeaders(false)).map(([name, header]) => [
     name,
-    { ...header, description: `${header.description}; present when the API key was accepted` },
+    { ...header, description: `${header.description}; present when the API key was accepted and counted` },
   ]),
 );
 
@@ -70,13 +79,13 @@ const RETRY_AFTER: Record<string, Header> = {
   'Retry-After': {
     description: 'Whole seconds (at least 1) until the request would be accepted',
     required: true,
-    schema: { type: 'integer', minimum: 1 },
+    schema: { type: 'integer', format: 'int32', minimum: 1, maximum: 60 },
   },
 };
 
 function errorHeaders(status: number): Record<string, Header> | undefined {
   if (status === 401) return undefined;
-  if (status === 429) return { ...RATE_LIMIT_HEADERS, ...RETRY_AFTER };
+  if (status === 429) return { ...rateLimitHeaders(true), ...RETRY_AFTER };
   return ERROR_RATE_LIMIT_HEADERS;
 }
 

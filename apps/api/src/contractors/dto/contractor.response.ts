@@ -35,10 +35,10 @@ export class ContractorResponse {
   insurance!: InsuranceResponse[];
   notes!: string | null;
   /** No rating source exists yet, so this is always null. */
-  @ApiProperty({ type: 'integer', nullable: true, example: null, readOnly: true })
+  @ApiProperty({ type: 'integer', format: 'int32', nullable: true, example: null, readOnly: true })
   rating!: number | null;
   /** Completed work orders assigned to this contractor. */
-  @ApiProperty({ type: 'integer', minimum: 0, readOnly: true })
+  @ApiProperty({ type: 'integer', format: 'int32', minimum: 0, readOnly: true })
   completedJobs!: number;
   @ApiProperty({ format: 'date-time', readOnly: true })
   createdAt!: string;
