@@ -4,6 +4,7 @@ import pg from 'pg';
 import request from 'supertest';
 import TestAgent from 'supertest/lib/agent.js';
 import { createApi } from '../../apps/api/src/bootstrap.js';
+import { openApiDocumentOf } from '../../apps/api/src/configure-app.js';
 import { ApiKeysService, AppConfig, loadConfig, ManualClock, type CreatedKey, type Logger } from '@app/common';
 import { ResponseConformance, type OpenApiDocument } from './openapi-conformance.js';
 
@@ -79,9 +80,10 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const app = await createApi(config, databaseUrl, { clock: options.clock, logger: options.logger });
 
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
-  const conformance = new ResponseConformance(
-    (await request(app.getHttpServer()).get('/v1/openapi.json').expect(200)).body as OpenApiDocument,
-  );
+  const document = openApiDocumentOf(app);
+  if (!document) throw new Error('configureApp built no OpenAPI document');
+  // The served document is this object serialised; reading it here keeps the request logs and limits untouched.
+  const conformance = new ResponseConformance(JSON.parse(JSON.stringify(document)) as OpenApiDocument);
   return {
     app,
     databaseUrl,

@@ -1,5 +1,5 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import express from 'express';
 import {
   API_KEY_SCHEME,
@@ -22,6 +22,13 @@ export const DOCS_PATH = 'docs';
 /** Routes outside `/v1`: the probes and the Prometheus endpoint are not part of the versioned API. */
 export const HEALTH_PATHS = ['health', 'health/ready'] as const;
 export const METRICS_PATH = 'metrics';
+
+const documents = new WeakMap<NestExpressApplication, OpenAPIObject>();
+
+/** The document the app serves at `/v1/openapi.json`, without a request (which would be logged and counted). */
+export function openApiDocumentOf(app: NestExpressApplication): OpenAPIObject | undefined {
+  return documents.get(app);
+}
 
 /**
  * After `app.init()`: requests no route matched, outside `/v1` too (Nest answers only under its prefix),
@@ -79,6 +86,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig, log
         .build(),
     ),
   );
+  documents.set(app, document);
   SwaggerModule.setup(DOCS_PATH, app, document, {
     jsonDocumentUrl: OPENAPI_PATH,
     yamlDocumentUrl: `${API_PREFIX}/openapi.yaml`,
