@@ -4,7 +4,9 @@ import pg from 'pg';
 import request from 'supertest';
 import TestAgent from 'supertest/lib/agent.js';
 import { createApi } from '../../apps/api/src/bootstrap.js';
+import { openApiDocumentOf } from '../../apps/api/src/configure-app.js';
 import { ApiKeysService, AppConfig, loadConfig, ManualClock, type CreatedKey, type Logger } from '@app/common';
+import { ResponseConformance, type OpenApiDocument } from './openapi-conformance.js';
 
 export interface TestAppOptions {
   /** Environment-style settings (e.g. RATE_LIMIT_PER_MINUTE); tests default to limits that never bind. */
@@ -20,6 +22,7 @@ export interface TestAppOptions {
 export interface TestApp {
   app: NestExpressApplication;
   databaseUrl: string;
+  /** Requests to the app; every response is checked against the OpenAPI document the app serves. */
   http: () => TestAgent;
   /** A new team with one key. */
   createTeam(name?: string): Promise<CreatedKey>;
@@ -77,10 +80,14 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const app = await createApi(config, databaseUrl, { clock: options.clock, logger: options.logger });
 
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  const document = openApiDocumentOf(app);
+  if (!document) throw new Error('configureApp built no OpenAPI document');
+  // The served document is this object serialised; reading it here keeps the request logs and limits untouched.
+  const conformance = new ResponseConformance(JSON.parse(JSON.stringify(document)) as OpenApiDocument);
   return {
     app,
     databaseUrl,
-    http: () => request(app.getHttpServer()),
+    http: () => conformingAgent(app, conformance),
     createTeam: (name = 'Test team') => app.get(ApiKeysService).createTeam(name),
     sql: async (text, params) => (await pool.query(text, params)).rows,
     close: async () => {
@@ -89,6 +96,26 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       if (ownsDatabase) await dropTestDatabase(databaseUrl);
     },
   };
+}
+
+const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete', 'del', 'head', 'options'];
+
+/**
+ * supertest's agent with one assertion added to every request it makes: the response conforms to the document
+ * (`.expect(fn)` runs when the response arrives, before the test's own assertions, and fails the request).
+ */
+function conformingAgent(app: NestExpressApplication, conformance: ResponseConformance): TestAgent {
+  const agent = request(app.getHttpServer()) as unknown as Record<string, unknown>;
+  return new Proxy(agent, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof property !== 'string' || !HTTP_METHODS.includes(property) || typeof value !== 'function') return value;
+      return (url: string, ...rest: unknown[]) => {
+        const test = (value as (url: string, ...rest: unknown[]) => request.Test)(url, ...rest);
+        return test.expect((response) => conformance.assert(test.method, url, response));
+      };
+    },
+  }) as unknown as TestAgent;
 }
 
 /** What a test needs of a team: its id (for direct SQL) and a key (for requests). */

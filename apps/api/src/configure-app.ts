@@ -6,6 +6,7 @@ import {
   AppConfig,
   bodyParserErrors,
   createValidationPipe,
+  finishDocument,
   MAX_BODY_BYTES,
   requestLogger,
   requireJsonContentType,
@@ -24,17 +25,11 @@ export const DOCS_PATH = 'docs';
 export const HEALTH_PATHS = ['health', 'health/ready'] as const;
 export const METRICS_PATH = 'metrics';
 
-/**
- * Update bodies are partial: an omitted field keeps its value, so the create defaults they inherit through
- * `PartialType` would mislead. They are removed from every `Update…Dto` schema.
- */
-function withoutUpdateDefaults(document: OpenAPIObject): void {
-  for (const [name, schema] of Object.entries(document.components?.schemas ?? {})) {
-    if (!/^Update\w+Dto$/.test(name) || !('properties' in schema)) continue;
-    for (const property of Object.values(schema.properties ?? {})) {
-      if ('default' in property) delete property.default;
-    }
-  }
+const documents = new WeakMap<NestExpressApplication, OpenAPIObject>();
+
+/** The document the app serves at `/v1/openapi.json`, without a request (which would be logged and counted). */
+export function openApiDocumentOf(app: NestExpressApplication): OpenAPIObject | undefined {
+  return documents.get(app);
 }
 
 /**
@@ -64,24 +59,39 @@ export function configureApp(app: NestExpressApplication, config: AppConfig, log
   app.setGlobalPrefix(API_PREFIX, { exclude: [...HEALTH_PATHS, METRICS_PATH] });
   app.useGlobalPipes(new TrimStringsPipe(), createValidationPipe());
 
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('Property Portfolio API')
-      .setDescription(
-        'Manage a property portfolio programmatically: tenants, units, landlords, contractors and maintenance ' +
-          'work orders. Every record belongs to the team of the API key that reaches it. Send the key as ' +
-          '`Authorization: Bearer <key>`. Limits per key, in a sliding 60-second window: ' +
-          `${config.RATE_LIMIT_PER_MINUTE} requests, of which ${config.RATE_LIMIT_WRITES_PER_MINUTE} writes.`,
-      )
-      .setVersion('1.0.0')
-      .addApiKey(
-        { type: 'apiKey', in: 'header', name: 'Authorization', description: 'Bearer <API key>, e.g. `Bearer ppk_…`' },
-        API_KEY_SCHEME,
-      )
-      .build(),
+  const document = finishDocument(
+    SwaggerModule.createDocument(
+      app,
+      new DocumentBuilder()
+        .setTitle('Property Portfolio API')
+        .setDescription(
+          'Manage a property portfolio programmatically: tenants, units, landlords, contractors and maintenance ' +
+            'work orders. Every record belongs to the team of the API key that reaches it. Send the key in the ' +
+            '`Authorization` header as `Bearer ppk_…` (in Swagger UI: **Authorize**, then type `Bearer `, a space ' +
+            'and the key). Limits per key, in a sliding 60-second window: ' +
+            `${config.RATE_LIMIT_PER_MINUTE} requests, of which ${config.RATE_LIMIT_WRITES_PER_MINUTE} writes ` +
+            '(POST, PUT, DELETE); every answer to a request with a valid key carries `X-RateLimit-Limit`, ' +
+            '`X-RateLimit-Remaining` and `X-RateLimit-Reset`, and a 429 adds `Retry-After`. Every error body is ' +
+            '`{"error": "…"}`.',
+        )
+        .setVersion('1.0.0')
+        .addApiKey(
+          {
+            type: 'apiKey',
+            in: 'header',
+            name: 'Authorization',
+            // Swagger UI renders this as HTML: no angle brackets, or the placeholder disappears.
+            description:
+              'Type the word Bearer, one space, then the API key, e.g. `Bearer ppk_3xAmpLe…`. ' +
+              'The key alone (without `Bearer `) is answered 401. Keys come from ' +
+              '`npm run --silent cli -- keys create --team TEAM_ID` or the first `npm start`.',
+          },
+          API_KEY_SCHEME,
+        )
+        .build(),
+    ),
   );
-  withoutUpdateDefaults(document);
+  documents.set(app, document);
   SwaggerModule.setup(DOCS_PATH, app, document, {
     jsonDocumentUrl: OPENAPI_PATH,
     yamlDocumentUrl: `${API_PREFIX}/openapi.yaml`,

@@ -301,23 +301,27 @@ export interface components {
         };
         ContractorResponse: {
             /** Format: uuid */
-            id: string;
+            readonly id: string;
             /** Format: uuid */
-            teamId: string;
+            readonly teamId: string;
             /** Format: email */
             email: string | null;
             status: components["schemas"]["ContractorStatus"];
             /**
+             * Format: int32
              * @description No rating source exists yet, so this is always null.
              * @example null
              */
-            rating: number | null;
-            /** @description Completed work orders assigned to this contractor. */
-            completedJobs: number;
+            readonly rating: number | null;
+            /**
+             * Format: int32
+             * @description Completed work orders assigned to this contractor.
+             */
+            readonly completedJobs: number;
             /** Format: date-time */
-            createdAt: string;
+            readonly createdAt: string;
             /** Format: date-time */
-            updatedAt: string;
+            readonly updatedAt: string;
             companyName: string;
             contactName: string;
             phoneNumber: string | null;
@@ -335,7 +339,7 @@ export interface components {
             /**
              * Format: date-time
              * @description A date-time, or a date alone (read as midnight UTC).
-             * @example 2027-01-31
+             * @example 2027-01-31T00:00:00.000Z
              */
             expiryDate?: string | null;
         };
@@ -350,61 +354,28 @@ export interface components {
             /**
              * Format: date-time
              * @description A date-time, or a date alone (read as midnight UTC).
-             * @example 2027-01-31
+             * @example 2027-01-31T00:00:00.000Z
              */
             expiryDate?: string | null;
         };
-        CreateContractorDto: {
-            companyName: string;
-            contactName: string;
-            /** Format: email */
-            email?: string | null;
-            phoneNumber?: string | null;
-            fullAddress?: string | null;
-            /** @default active */
-            status?: components["schemas"]["ContractorStatus"];
-            /**
-             * @description Trades practised, e.g. "plumbing"; replaces the whole list when given.
-             * @default []
-             */
-            trades?: string[];
-            /**
-             * @description Postcode prefixes covered (`SW1A` covers `SW1A 1AA`); replaces the whole list when given.
-             * @default []
-             */
-            coveragePostcodes?: string[];
-            /** @default [] */
-            certifications?: components["schemas"]["CertificationDto"][];
-            /** @default [] */
-            insurance?: components["schemas"]["InsuranceDto"][];
-            notes?: string | null;
-        };
         Pagination: {
-            /** @description Records matching the filters, across all pages. */
+            /**
+             * Format: int32
+             * @description Records matching the filters, across all pages.
+             */
             total: number;
+            /** Format: int32 */
             page: number;
+            /** Format: int32 */
             pageSize: number;
-            /** @description `ceil(total / pageSize)`; 0 when there is nothing. */
+            /**
+             * Format: int32
+             * @description `ceil(total / pageSize)`; 0 when there is nothing.
+             */
             pageCount: number;
         };
         /** @enum {string} */
         ListSort: "-createdAt" | "createdAt" | "-updatedAt" | "updatedAt";
-        UpdateContractorDto: {
-            companyName?: string;
-            contactName?: string;
-            /** Format: email */
-            email?: string | null;
-            phoneNumber?: string | null;
-            fullAddress?: string | null;
-            status?: components["schemas"]["ContractorStatus"];
-            /** @description Trades practised, e.g. "plumbing"; replaces the whole list when given. */
-            trades?: string[];
-            /** @description Postcode prefixes covered (`SW1A` covers `SW1A 1AA`); replaces the whole list when given. */
-            coveragePostcodes?: string[];
-            certifications?: components["schemas"]["CertificationDto"][];
-            insurance?: components["schemas"]["InsuranceDto"][];
-            notes?: string | null;
-        };
         LinkedTenantResponse: {
             /** Format: uuid */
             id: string;
@@ -423,18 +394,18 @@ export interface components {
         };
         UnitResponse: {
             /** Format: uuid */
-            id: string;
+            readonly id: string;
             /** Format: uuid */
-            teamId: string;
+            readonly teamId: string;
             /**
              * @description The non-empty address parts joined by ", " in the order addressLine1, addressLine2, area, city, county, postcode, country.
              * @example 10 Downing Street, Westminster, London, SW1A 2AA, United Kingdom
              */
-            fullAddress: string;
+            readonly fullAddress: string;
             /** Format: date-time */
-            createdAt: string;
+            readonly createdAt: string;
             /** Format: date-time */
-            updatedAt: string;
+            readonly updatedAt: string;
             addressLine1: string;
             addressLine2: string | null;
             city: string;
@@ -444,28 +415,6 @@ export interface components {
             area: string | null;
             /** @description Tenants linked to the unit, oldest link first. */
             tenantUnits: components["schemas"]["UnitTenantLinkResponse"][];
-        };
-        CreateUnitDto: {
-            /** @description First line of the street address. */
-            addressLine1: string;
-            addressLine2?: string | null;
-            city: string;
-            county?: string | null;
-            country: string;
-            postcode: string;
-            /** @description Neighbourhood or district. */
-            area?: string | null;
-        };
-        UpdateUnitDto: {
-            /** @description First line of the street address. */
-            addressLine1?: string;
-            addressLine2?: string | null;
-            city?: string;
-            county?: string | null;
-            country?: string;
-            postcode?: string;
-            /** @description Neighbourhood or district. */
-            area?: string | null;
         };
         LinkedUnitResponse: {
             /** Format: uuid */
@@ -482,49 +431,21 @@ export interface components {
         };
         TenantResponse: {
             /** Format: uuid */
-            id: string;
+            readonly id: string;
             /** Format: uuid */
-            teamId: string;
+            readonly teamId: string;
             /** Format: email */
             email: string | null;
             /** Format: date-time */
-            createdAt: string;
+            readonly createdAt: string;
             /** Format: date-time */
-            updatedAt: string;
+            readonly updatedAt: string;
             firstName: string;
             lastName: string;
             phoneNumber: string | null;
             notes: string | null;
             /** @description Units the tenant is linked to, oldest link first (links made by one request keep the order of `unitIds`). */
             tenantUnits: components["schemas"]["TenantUnitLinkResponse"][];
-        };
-        CreateTenantDto: {
-            firstName: string;
-            lastName: string;
-            /** Format: email */
-            email?: string | null;
-            phoneNumber?: string | null;
-            notes?: string | null;
-            /**
-             * @description Units of the team to link the tenant to; on update, replaces all the tenant's links (links to units that
-             *     stay keep their id). Duplicates count once. Input only: the links are returned as `tenantUnits`. Not
-             *     nullable: `[]` removes every link.
-             */
-            unitIds?: string[];
-        };
-        UpdateTenantDto: {
-            firstName?: string;
-            lastName?: string;
-            /** Format: email */
-            email?: string | null;
-            phoneNumber?: string | null;
-            notes?: string | null;
-            /**
-             * @description Units of the team to link the tenant to; on update, replaces all the tenant's links (links to units that
-             *     stay keep their id). Duplicates count once. Input only: the links are returned as `tenantUnits`. Not
-             *     nullable: `[]` removes every link.
-             */
-            unitIds?: string[];
         };
         /** @enum {string} */
         WorkOrderStatus: "reported" | "in_progress" | "completed" | "cancelled";
@@ -533,19 +454,6 @@ export interface components {
          * @enum {string}
          */
         WorkOrderPriority: "0" | "1" | "2" | "3";
-        WorkOrderTenantResponse: {
-            /** Format: uuid */
-            id: string;
-            /** Format: email */
-            email: string | null;
-            firstName: string;
-            lastName: string;
-        };
-        WorkOrderContractorResponse: {
-            /** Format: uuid */
-            id: string;
-            companyName: string;
-        };
         WorkOrderUnitResponse: {
             /** Format: uuid */
             id: string;
@@ -553,144 +461,287 @@ export interface components {
         };
         WorkOrderResponse: {
             /** Format: uuid */
-            id: string;
+            readonly id: string;
             /** Format: uuid */
-            teamId: string;
+            readonly teamId: string;
             /**
              * @description `WO-<n>`, numbered from 1 per team without gaps.
              * @example WO-1
              */
-            code: string;
+            readonly code: string;
             status: components["schemas"]["WorkOrderStatus"];
             /** @description 0 = Emergency, 1 = High, 2 = Medium, 3 = Low. */
             priority: components["schemas"]["WorkOrderPriority"];
+            /** @description True when the work order was completed with no contractor assigned. */
+            readonly selfResolved: boolean;
             /**
              * Format: date-time
              * @description When the work order entered `completed`; null while it is not completed.
              */
-            resolvedAt: string | null;
+            readonly resolvedAt: string | null;
             /**
              * @description How the work order arrived; `api` for every work order created through this API.
              * @example api
              */
-            intakeChannel: string;
-            tenant: components["schemas"]["WorkOrderTenantResponse"] | null;
-            contractor: components["schemas"]["WorkOrderContractorResponse"] | null;
+            readonly intakeChannel: string;
+            tenant: {
+                /** Format: uuid */
+                id: string;
+                /** Format: email */
+                email: string | null;
+                firstName: string;
+                lastName: string;
+            } | null;
+            contractor: {
+                /** Format: uuid */
+                id: string;
+                companyName: string;
+            } | null;
             /** Format: date-time */
-            createdAt: string;
+            readonly createdAt: string;
             /** Format: date-time */
-            updatedAt: string;
+            readonly updatedAt: string;
             title: string;
             description: string | null;
             availability: string | null;
-            /** @description True when the work order was completed with no contractor assigned. */
-            selfResolved: boolean;
             unit: components["schemas"]["WorkOrderUnitResponse"];
-        };
-        CreateWorkOrderDto: {
-            /** @description Short summary of the problem, e.g. "Leaking kitchen tap". */
-            title: string;
-            /** @description What is wrong, in as much detail as is useful. */
-            description?: string | null;
-            /**
-             * Format: uuid
-             * @description The team's unit (property) where the work is needed.
-             */
-            unitId: string;
-            /**
-             * Format: uuid
-             * @description The team's tenant who reported the problem, if any.
-             */
-            tenantId?: string | null;
-            /**
-             * Format: uuid
-             * @description The team's contractor assigned to the job, if any.
-             */
-            contractorId?: string | null;
-            /** @description When the tenant is available for a visit, as free text. */
-            availability?: string | null;
-            /**
-             * @description 0 = Emergency, 1 = High, 2 = Medium, 3 = Low. The integers 0–3 are accepted too; returned as a string.
-             * @default 2
-             */
-            priority?: components["schemas"]["WorkOrderPriority"];
-        };
-        UpdateWorkOrderDto: {
-            /** @description Short summary of the problem, e.g. "Leaking kitchen tap". */
-            title?: string;
-            /** @description What is wrong, in as much detail as is useful. */
-            description?: string | null;
-            /**
-             * Format: uuid
-             * @description The team's unit (property) where the work is needed.
-             */
-            unitId?: string;
-            /**
-             * Format: uuid
-             * @description The team's tenant who reported the problem, if any.
-             */
-            tenantId?: string | null;
-            /**
-             * Format: uuid
-             * @description The team's contractor assigned to the job, if any.
-             */
-            contractorId?: string | null;
-            /** @description When the tenant is available for a visit, as free text. */
-            availability?: string | null;
-            /** @description 0 = Emergency, 1 = High, 2 = Medium, 3 = Low. The integers 0–3 are accepted too; returned as a string. */
-            priority?: components["schemas"]["WorkOrderPriority"];
-            /**
-             * @description Moves: reported → in_progress, completed, cancelled; in_progress → reported, completed, cancelled;
-             *     completed → in_progress; cancelled → reported. Any other move is a 409; the current status is always allowed.
-             */
-            status?: components["schemas"]["WorkOrderStatus"];
         };
         /** @enum {string} */
         LandlordStatus: "active" | "inactive";
         LandlordResponse: {
             /** Format: uuid */
-            id: string;
+            readonly id: string;
             /** Format: uuid */
-            teamId: string;
+            readonly teamId: string;
             /** Format: email */
             email: string | null;
             status: components["schemas"]["LandlordStatus"];
             /** Format: date-time */
-            createdAt: string;
+            readonly createdAt: string;
             /** Format: date-time */
-            updatedAt: string;
+            readonly updatedAt: string;
             name: string;
             phoneNumber: string | null;
             fullAddress: string | null;
             notes: string | null;
         };
-        CreateLandlordDto: {
-            /** @description The landlord's name, a person or a company. */
-            name: string;
-            /** Format: email */
-            email?: string | null;
-            phoneNumber?: string | null;
-            /** @description Correspondence address, free text. */
-            fullAddress?: string | null;
-            /** @default active */
-            status?: components["schemas"]["LandlordStatus"];
-            notes?: string | null;
-        };
-        UpdateLandlordDto: {
-            /** @description The landlord's name, a person or a company. */
-            name?: string;
-            /** Format: email */
-            email?: string | null;
-            phoneNumber?: string | null;
-            /** @description Correspondence address, free text. */
-            fullAddress?: string | null;
-            status?: components["schemas"]["LandlordStatus"];
-            notes?: string | null;
-        };
     };
     responses: never;
     parameters: never;
-    requestBodies: never;
+    requestBodies: {
+        CreateContractorDto: {
+            content: {
+                "application/json": {
+                    companyName: string;
+                    contactName: string;
+                    /** Format: email */
+                    email?: string | null;
+                    phoneNumber?: string | null;
+                    fullAddress?: string | null;
+                    /** @default active */
+                    status?: components["schemas"]["ContractorStatus"];
+                    /**
+                     * @description Trades practised, e.g. "plumbing"; replaces the whole list when given.
+                     * @default []
+                     */
+                    trades?: string[];
+                    /**
+                     * @description Postcode prefixes covered (`SW1A` covers `SW1A 1AA`); replaces the whole list when given.
+                     * @default []
+                     */
+                    coveragePostcodes?: string[];
+                    /** @default [] */
+                    certifications?: components["schemas"]["CertificationDto"][];
+                    /** @default [] */
+                    insurance?: components["schemas"]["InsuranceDto"][];
+                    notes?: string | null;
+                };
+            };
+        };
+        UpdateContractorDto: {
+            content: {
+                "application/json": {
+                    companyName?: string;
+                    contactName?: string;
+                    /** Format: email */
+                    email?: string | null;
+                    phoneNumber?: string | null;
+                    fullAddress?: string | null;
+                    status?: components["schemas"]["ContractorStatus"];
+                    /** @description Trades practised, e.g. "plumbing"; replaces the whole list when given. */
+                    trades?: string[];
+                    /** @description Postcode prefixes covered (`SW1A` covers `SW1A 1AA`); replaces the whole list when given. */
+                    coveragePostcodes?: string[];
+                    certifications?: components["schemas"]["CertificationDto"][];
+                    insurance?: components["schemas"]["InsuranceDto"][];
+                    notes?: string | null;
+                };
+            };
+        };
+        CreateUnitDto: {
+            content: {
+                "application/json": {
+                    /** @description First line of the street address. */
+                    addressLine1: string;
+                    addressLine2?: string | null;
+                    city: string;
+                    county?: string | null;
+                    country: string;
+                    postcode: string;
+                    /** @description Neighbourhood or district. */
+                    area?: string | null;
+                };
+            };
+        };
+        UpdateUnitDto: {
+            content: {
+                "application/json": {
+                    /** @description First line of the street address. */
+                    addressLine1?: string;
+                    addressLine2?: string | null;
+                    city?: string;
+                    county?: string | null;
+                    country?: string;
+                    postcode?: string;
+                    /** @description Neighbourhood or district. */
+                    area?: string | null;
+                };
+            };
+        };
+        CreateTenantDto: {
+            content: {
+                "application/json": {
+                    firstName: string;
+                    lastName: string;
+                    /** Format: email */
+                    email?: string | null;
+                    phoneNumber?: string | null;
+                    notes?: string | null;
+                    /**
+                     * @description Units of the team to link the tenant to; on update, replaces all the tenant's links (links to units that
+                     *     stay keep their id). Duplicates count once. Input only: the links are returned as `tenantUnits`. Not
+                     *     nullable: `[]` removes every link.
+                     */
+                    unitIds?: string[];
+                };
+            };
+        };
+        UpdateTenantDto: {
+            content: {
+                "application/json": {
+                    firstName?: string;
+                    lastName?: string;
+                    /** Format: email */
+                    email?: string | null;
+                    phoneNumber?: string | null;
+                    notes?: string | null;
+                    /**
+                     * @description Units of the team to link the tenant to; on update, replaces all the tenant's links (links to units that
+                     *     stay keep their id). Duplicates count once. Input only: the links are returned as `tenantUnits`. Not
+                     *     nullable: `[]` removes every link.
+                     */
+                    unitIds?: string[];
+                };
+            };
+        };
+        CreateWorkOrderDto: {
+            content: {
+                "application/json": {
+                    /** @description Short summary of the problem, e.g. "Leaking kitchen tap". */
+                    title: string;
+                    /** @description What is wrong, in as much detail as is useful. */
+                    description?: string | null;
+                    /**
+                     * Format: uuid
+                     * @description The team's unit (property) where the work is needed.
+                     */
+                    unitId: string;
+                    /**
+                     * Format: uuid
+                     * @description The team's tenant who reported the problem, if any.
+                     */
+                    tenantId?: string | null;
+                    /**
+                     * Format: uuid
+                     * @description The team's contractor assigned to the job, if any.
+                     */
+                    contractorId?: string | null;
+                    /** @description When the tenant is available for a visit, as free text. */
+                    availability?: string | null;
+                    /**
+                     * @description 0 = Emergency, 1 = High, 2 = Medium, 3 = Low. The integers 0–3 are accepted too; returned as a string.
+                     * @default 2
+                     */
+                    priority?: components["schemas"]["WorkOrderPriority"];
+                };
+            };
+        };
+        UpdateWorkOrderDto: {
+            content: {
+                "application/json": {
+                    /** @description Short summary of the problem, e.g. "Leaking kitchen tap". */
+                    title?: string;
+                    /** @description What is wrong, in as much detail as is useful. */
+                    description?: string | null;
+                    /**
+                     * Format: uuid
+                     * @description The team's unit (property) where the work is needed.
+                     */
+                    unitId?: string;
+                    /**
+                     * Format: uuid
+                     * @description The team's tenant who reported the problem, if any.
+                     */
+                    tenantId?: string | null;
+                    /**
+                     * Format: uuid
+                     * @description The team's contractor assigned to the job, if any.
+                     */
+                    contractorId?: string | null;
+                    /** @description When the tenant is available for a visit, as free text. */
+                    availability?: string | null;
+                    /** @description 0 = Emergency, 1 = High, 2 = Medium, 3 = Low. The integers 0–3 are accepted too; returned as a string. */
+                    priority?: components["schemas"]["WorkOrderPriority"];
+                    /**
+                     * @description Moves: reported → in_progress, completed, cancelled; in_progress → reported, completed, cancelled;
+                     *     completed → in_progress; cancelled → reported. Any other move is a 409; the current status is always allowed.
+                     */
+                    status?: components["schemas"]["WorkOrderStatus"];
+                };
+            };
+        };
+        CreateLandlordDto: {
+            content: {
+                "application/json": {
+                    /** @description The landlord's name, a person or a company. */
+                    name: string;
+                    /** Format: email */
+                    email?: string | null;
+                    phoneNumber?: string | null;
+                    /** @description Correspondence address, free text. */
+                    fullAddress?: string | null;
+                    /** @default active */
+                    status?: components["schemas"]["LandlordStatus"];
+                    notes?: string | null;
+                };
+            };
+        };
+        UpdateLandlordDto: {
+            content: {
+                "application/json": {
+                    /** @description The landlord's name, a person or a company. */
+                    name?: string;
+                    /** Format: email */
+                    email?: string | null;
+                    phoneNumber?: string | null;
+                    /** @description Correspondence address, free text. */
+                    fullAddress?: string | null;
+                    status?: components["schemas"]["LandlordStatus"];
+                    notes?: string | null;
+                };
+            };
+        };
+    };
     headers: never;
     pathItems: never;
 }
@@ -780,11 +831,11 @@ export interface operations {
             /** @description One page of records, newest first */
             200: {
                 headers: {
-                    /** @description Requests allowed in the window that binds hardest */
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in that window after this one */
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description Unix second at which the oldest counted request leaves the window */
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -795,56 +846,99 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation error: the text names each field and rule */
+            /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
             400: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing, malformed, unknown or revoked API key */
+            /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Invalid or revoked API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in that window after this one */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix second at which the oldest counted request leaves the window */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Seconds until the request would be accepted */
-                    "Retry-After"?: number;
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds (at least 1) until the request would be accepted */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Internal server error; never a stack trace */
             500: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Database unreachable or a query timed out; retry later */
             503: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "The request took too long and was cancelled"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -860,23 +954,19 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateContractorDto"];
-            };
-        };
+        requestBody: components["requestBodies"]["CreateContractorDto"];
         responses: {
             /** @description Created */
             201: {
                 headers: {
-                    /** @description Requests allowed in the window that binds hardest */
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in that window after this one */
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description Unix second at which the oldest counted request leaves the window */
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Reset"?: number;
                     /** @description Strong entity tag of the record as GET one returns it; send it in If-Match or If-None-Match */
-                    ETag?: string;
+                    ETag: string;
                     /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
                     "Idempotent-Replayed"?: "true" | "false";
                     [name: string]: unknown;
@@ -887,92 +977,179 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation error: the text names each field and rule */
+            /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
             400: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing, malformed, unknown or revoked API key */
+            /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Invalid or revoked API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Conflict: the change is not allowed from the current state, the record is still referred to, or a request with the same Idempotency-Key is still in progress */
             409: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Cannot change status from completed to cancelled"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Body larger than 1 MiB */
+            /** @description Body larger than 1 MiB (1,048,576 bytes) */
             413: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Request body exceeds the limit of 1048576 bytes (1 MiB)"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A body sent with a Content-Type other than application/json */
             415: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Content-Type must be application/json"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The Idempotency-Key was already used with a different method, path or body */
             422: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "This Idempotency-Key was used with a different request (method, path or body); use a new key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in that window after this one */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix second at which the oldest counted request leaves the window */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Seconds until the request would be accepted */
-                    "Retry-After"?: number;
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds (at least 1) until the request would be accepted */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Internal server error; never a stack trace */
             500: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Database unreachable or a query timed out; retry later */
             503: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "The request took too long and was cancelled"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -995,14 +1172,14 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description Requests allowed in the window that binds hardest */
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in that window after this one */
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description Unix second at which the oldest counted request leaves the window */
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Reset"?: number;
                     /** @description Strong entity tag of the record as GET one returns it; send it in If-Match or If-None-Match */
-                    ETag?: string;
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1014,77 +1191,131 @@ export interface operations {
             /** @description Not modified: If-None-Match matched the current ETag; no body */
             304: {
                 headers: {
-                    /** @description Requests allowed in the window that binds hardest */
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in that window after this one */
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description Unix second at which the oldest counted request leaves the window */
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Reset"?: number;
                     /** @description Strong entity tag of the record as GET one returns it; send it in If-Match or If-None-Match */
-                    ETag?: string;
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Validation error: the text names each field and rule */
+            /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
             400: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing, malformed, unknown or revoked API key */
+            /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Invalid or revoked API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such record for this team */
+            /** @description No such record for this team (a record of another team is answered the same way) */
             404: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Work order not found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in that window after this one */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix second at which the oldest counted request leaves the window */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Seconds until the request would be accepted */
-                    "Retry-After"?: number;
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds (at least 1) until the request would be accepted */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Internal server error; never a stack trace */
             500: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Database unreachable or a query timed out; retry later */
             503: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "The request took too long and was cancelled"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -1104,23 +1335,19 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["UpdateContractorDto"];
-            };
-        };
+        requestBody: components["requestBodies"]["UpdateContractorDto"];
         responses: {
             /** @description Updated */
             200: {
                 headers: {
-                    /** @description Requests allowed in the window that binds hardest */
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in that window after this one */
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description Unix second at which the oldest counted request leaves the window */
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Reset"?: number;
                     /** @description Strong entity tag of the record as GET one returns it; send it in If-Match or If-None-Match */
-                    ETag?: string;
+                    ETag: string;
                     /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
                     "Idempotent-Replayed"?: "true" | "false";
                     [name: string]: unknown;
@@ -1131,110 +1358,219 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation error: the text names each field and rule */
+            /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
             400: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing, malformed, unknown or revoked API key */
+            /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Invalid or revoked API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such record for this team */
+            /** @description No such record for this team (a record of another team is answered the same way) */
             404: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Work order not found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Conflict: the change is not allowed from the current state, the record is still referred to, or a request with the same Idempotency-Key is still in progress */
             409: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Cannot change status from completed to cancelled"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description If-Match does not match the current ETag: the record changed since it was read; nothing was changed */
             412: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "If-Match does not match the work order's current ETag \"3q2-7wAbCdEfGhIjKlMnOpQrStU\"; read it again"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Body larger than 1 MiB */
+            /** @description Body larger than 1 MiB (1,048,576 bytes) */
             413: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Request body exceeds the limit of 1048576 bytes (1 MiB)"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A body sent with a Content-Type other than application/json */
             415: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Content-Type must be application/json"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The Idempotency-Key was already used with a different method, path or body */
             422: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "This Idempotency-Key was used with a different request (method, path or body); use a new key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in that window after this one */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix second at which the oldest counted request leaves the window */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Seconds until the request would be accepted */
-                    "Retry-After"?: number;
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds (at least 1) until the request would be accepted */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Internal server error; never a stack trace */
             500: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Database unreachable or a query timed out; retry later */
             503: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "The request took too long and was cancelled"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -1259,11 +1595,11 @@ export interface operations {
             /** @description Deleted; no body */
             204: {
                 headers: {
-                    /** @description Requests allowed in the window that binds hardest */
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in that window after this one */
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description Unix second at which the oldest counted request leaves the window */
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Reset"?: number;
                     /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
                     "Idempotent-Replayed"?: "true" | "false";
@@ -1271,92 +1607,179 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Validation error: the text names each field and rule */
+            /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
             400: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing, malformed, unknown or revoked API key */
+            /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Invalid or revoked API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such record for this team */
+            /** @description No such record for this team (a record of another team is answered the same way) */
             404: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Work order not found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Conflict: the change is not allowed from the current state, the record is still referred to, or a request with the same Idempotency-Key is still in progress */
             409: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Cannot change status from completed to cancelled"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description If-Match does not match the current ETag: the record changed since it was read; nothing was changed */
             412: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "If-Match does not match the work order's current ETag \"3q2-7wAbCdEfGhIjKlMnOpQrStU\"; read it again"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The Idempotency-Key was already used with a different method, path or body */
             422: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "This Idempotency-Key was used with a different request (method, path or body); use a new key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in that window after this one */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix second at which the oldest counted request leaves the window */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Seconds until the request would be accepted */
-                    "Retry-After"?: number;
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds (at least 1) until the request would be accepted */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Internal server error; never a stack trace */
             500: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Database unreachable or a query timed out; retry later */
             503: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "The request took too long and was cancelled"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -1388,11 +1811,11 @@ export interface operations {
             /** @description One page of records, newest first */
             200: {
                 headers: {
-                    /** @description Requests allowed in the window that binds hardest */
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in that window after this one */
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description Unix second at which the oldest counted request leaves the window */
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -1403,56 +1826,99 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation error: the text names each field and rule */
+            /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
             400: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing, malformed, unknown or revoked API key */
+            /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Invalid or revoked API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in that window after this one */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix second at which the oldest counted request leaves the window */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Seconds until the request would be accepted */
-                    "Retry-After"?: number;
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds (at least 1) until the request would be accepted */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Internal server error; never a stack trace */
             500: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Database unreachable or a query timed out; retry later */
             503: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "The request took too long and was cancelled"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -1468,23 +1934,19 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateUnitDto"];
-            };
-        };
+        requestBody: components["requestBodies"]["CreateUnitDto"];
         responses: {
             /** @description Created */
             201: {
                 headers: {
-                    /** @description Requests allowed in the window that binds hardest */
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in that window after this one */
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description Unix second at which the oldest counted request leaves the window */
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Reset"?: number;
                     /** @description Strong entity tag of the record as GET one returns it; send it in If-Match or If-None-Match */
-                    ETag?: string;
+                    ETag: string;
                     /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
                     "Idempotent-Replayed"?: "true" | "false";
                     [name: string]: unknown;
@@ -1495,92 +1957,179 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation error: the text names each field and rule */
+            /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
             400: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing, malformed, unknown or revoked API key */
+            /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Invalid or revoked API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Conflict: the change is not allowed from the current state, the record is still referred to, or a request with the same Idempotency-Key is still in progress */
             409: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Cannot change status from completed to cancelled"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Body larger than 1 MiB */
+            /** @description Body larger than 1 MiB (1,048,576 bytes) */
             413: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Request body exceeds the limit of 1048576 bytes (1 MiB)"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A body sent with a Content-Type other than application/json */
             415: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Content-Type must be application/json"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The Idempotency-Key was already used with a different method, path or body */
             422: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "This Idempotency-Key was used with a different request (method, path or body); use a new key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in that window after this one */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix second at which the oldest counted request leaves the window */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Seconds until the request would be accepted */
-                    "Retry-After"?: number;
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds (at least 1) until the request would be accepted */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Internal server error; never a stack trace */
             500: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Database unreachable or a query timed out; retry later */
             503: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "The request took too long and was cancelled"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -1603,14 +2152,14 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description Requests allowed in the window that binds hardest */
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in that window after this one */
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description Unix second at which the oldest counted request leaves the window */
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Reset"?: number;
                     /** @description Strong entity tag of the record as GET one returns it; send it in If-Match or If-None-Match */
-                    ETag?: string;
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1622,77 +2171,131 @@ export interface operations {
             /** @description Not modified: If-None-Match matched the current ETag; no body */
             304: {
                 headers: {
-                    /** @description Requests allowed in the window that binds hardest */
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in that window after this one */
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description Unix second at which the oldest counted request leaves the window */
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Reset"?: number;
                     /** @description Strong entity tag of the record as GET one returns it; send it in If-Match or If-None-Match */
-                    ETag?: string;
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Validation error: the text names each field and rule */
+            /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
             400: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing, malformed, unknown or revoked API key */
+            /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Invalid or revoked API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such record for this team */
+            /** @description No such record for this team (a record of another team is answered the same way) */
             404: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Work order not found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in that window after this one */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix second at which the oldest counted request leaves the window */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Seconds until the request would be accepted */
-                    "Retry-After"?: number;
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds (at least 1) until the request would be accepted */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Internal server error; never a stack trace */
             500: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Database unreachable or a query timed out; retry later */
             503: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "The request took too long and was cancelled"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -1712,23 +2315,19 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["UpdateUnitDto"];
-            };
-        };
+        requestBody: components["requestBodies"]["UpdateUnitDto"];
         responses: {
             /** @description Updated */
             200: {
                 headers: {
-                    /** @description Requests allowed in the window that binds hardest */
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in that window after this one */
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description Unix second at which the oldest counted request leaves the window */
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Reset"?: number;
                     /** @description Strong entity tag of the record as GET one returns it; send it in If-Match or If-None-Match */
-                    ETag?: string;
+                    ETag: string;
                     /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
                     "Idempotent-Replayed"?: "true" | "false";
                     [name: string]: unknown;
@@ -1739,110 +2338,219 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation error: the text names each field and rule */
+            /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
             400: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing, malformed, unknown or revoked API key */
+            /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Invalid or revoked API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such record for this team */
+            /** @description No such record for this team (a record of another team is answered the same way) */
             404: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Work order not found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Conflict: the change is not allowed from the current state, the record is still referred to, or a request with the same Idempotency-Key is still in progress */
             409: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Cannot change status from completed to cancelled"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description If-Match does not match the current ETag: the record changed since it was read; nothing was changed */
             412: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "If-Match does not match the work order's current ETag \"3q2-7wAbCdEfGhIjKlMnOpQrStU\"; read it again"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Body larger than 1 MiB */
+            /** @description Body larger than 1 MiB (1,048,576 bytes) */
             413: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Request body exceeds the limit of 1048576 bytes (1 MiB)"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A body sent with a Content-Type other than application/json */
             415: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Content-Type must be application/json"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The Idempotency-Key was already used with a different method, path or body */
             422: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "This Idempotency-Key was used with a different request (method, path or body); use a new key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in that window after this one */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix second at which the oldest counted request leaves the window */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Seconds until the request would be accepted */
-                    "Retry-After"?: number;
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds (at least 1) until the request would be accepted */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Internal server error; never a stack trace */
             500: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Database unreachable or a query timed out; retry later */
             503: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "The request took too long and was cancelled"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -1867,11 +2575,11 @@ export interface operations {
             /** @description Deleted; no body */
             204: {
                 headers: {
-                    /** @description Requests allowed in the window that binds hardest */
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in that window after this one */
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description Unix second at which the oldest counted request leaves the window */
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Reset"?: number;
                     /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
                     "Idempotent-Replayed"?: "true" | "false";
@@ -1879,92 +2587,179 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Validation error: the text names each field and rule */
+            /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
             400: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing, malformed, unknown or revoked API key */
+            /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Invalid or revoked API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such record for this team */
+            /** @description No such record for this team (a record of another team is answered the same way) */
             404: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Work order not found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Conflict: the change is not allowed from the current state, the record is still referred to, or a request with the same Idempotency-Key is still in progress */
             409: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Cannot change status from completed to cancelled"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description If-Match does not match the current ETag: the record changed since it was read; nothing was changed */
             412: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "If-Match does not match the work order's current ETag \"3q2-7wAbCdEfGhIjKlMnOpQrStU\"; read it again"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The Idempotency-Key was already used with a different method, path or body */
             422: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "This Idempotency-Key was used with a different request (method, path or body); use a new key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in that window after this one */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix second at which the oldest counted request leaves the window */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Seconds until the request would be accepted */
-                    "Retry-After"?: number;
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds (at least 1) until the request would be accepted */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Internal server error; never a stack trace */
             500: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Database unreachable or a query timed out; retry later */
             503: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "The request took too long and was cancelled"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -1996,11 +2791,11 @@ export interface operations {
             /** @description One page of records, newest first */
             200: {
                 headers: {
-                    /** @description Requests allowed in the window that binds hardest */
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in that window after this one */
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description Unix second at which the oldest counted request leaves the window */
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2011,56 +2806,99 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation error: the text names each field and rule */
+            /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
             400: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing, malformed, unknown or revoked API key */
+            /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Invalid or revoked API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in that window after this one */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix second at which the oldest counted request leaves the window */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Seconds until the request would be accepted */
-                    "Retry-After"?: number;
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds (at least 1) until the request would be accepted */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Internal server error; never a stack trace */
             500: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Database unreachable or a query timed out; retry later */
             503: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "The request took too long and was cancelled"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2076,23 +2914,19 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateTenantDto"];
-            };
-        };
+        requestBody: components["requestBodies"]["CreateTenantDto"];
         responses: {
             /** @description Created */
             201: {
                 headers: {
-                    /** @description Requests allowed in the window that binds hardest */
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in that window after this one */
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description Unix second at which the oldest counted request leaves the window */
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Reset"?: number;
                     /** @description Strong entity tag of the record as GET one returns it; send it in If-Match or If-None-Match */
-                    ETag?: string;
+                    ETag: string;
                     /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
                     "Idempotent-Replayed"?: "true" | "false";
                     [name: string]: unknown;
@@ -2103,92 +2937,179 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation error: the text names each field and rule */
+            /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
             400: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing, malformed, unknown or revoked API key */
+            /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Invalid or revoked API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Conflict: the change is not allowed from the current state, the record is still referred to, or a request with the same Idempotency-Key is still in progress */
             409: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Cannot change status from completed to cancelled"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Body larger than 1 MiB */
+            /** @description Body larger than 1 MiB (1,048,576 bytes) */
             413: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Request body exceeds the limit of 1048576 bytes (1 MiB)"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A body sent with a Content-Type other than application/json */
             415: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Content-Type must be application/json"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The Idempotency-Key was already used with a different method, path or body */
             422: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "This Idempotency-Key was used with a different request (method, path or body); use a new key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in that window after this one */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix second at which the oldest counted request leaves the window */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Seconds until the request would be accepted */
-                    "Retry-After"?: number;
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds (at least 1) until the request would be accepted */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Internal server error; never a stack trace */
             500: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Database unreachable or a query timed out; retry later */
             503: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "The request took too long and was cancelled"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2211,14 +3132,14 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description Requests allowed in the window that binds hardest */
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in that window after this one */
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description Unix second at which the oldest counted request leaves the window */
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Reset"?: number;
                     /** @description Strong entity tag of the record as GET one returns it; send it in If-Match or If-None-Match */
-                    ETag?: string;
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2230,77 +3151,131 @@ export interface operations {
             /** @description Not modified: If-None-Match matched the current ETag; no body */
             304: {
                 headers: {
-                    /** @description Requests allowed in the window that binds hardest */
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in that window after this one */
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description Unix second at which the oldest counted request leaves the window */
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Reset"?: number;
                     /** @description Strong entity tag of the record as GET one returns it; send it in If-Match or If-None-Match */
-                    ETag?: string;
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Validation error: the text names each field and rule */
+            /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
             400: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing, malformed, unknown or revoked API key */
+            /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Invalid or revoked API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such record for this team */
+            /** @description No such record for this team (a record of another team is answered the same way) */
             404: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Work order not found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in that window after this one */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix second at which the oldest counted request leaves the window */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Seconds until the request would be accepted */
-                    "Retry-After"?: number;
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds (at least 1) until the request would be accepted */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Internal server error; never a stack trace */
             500: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Database unreachable or a query timed out; retry later */
             503: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "The request took too long and was cancelled"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2320,23 +3295,19 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["UpdateTenantDto"];
-            };
-        };
+        requestBody: components["requestBodies"]["UpdateTenantDto"];
         responses: {
             /** @description Updated */
             200: {
                 headers: {
-                    /** @description Requests allowed in the window that binds hardest */
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in that window after this one */
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description Unix second at which the oldest counted request leaves the window */
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Reset"?: number;
                     /** @description Strong entity tag of the record as GET one returns it; send it in If-Match or If-None-Match */
-                    ETag?: string;
+                    ETag: string;
                     /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
                     "Idempotent-Replayed"?: "true" | "false";
                     [name: string]: unknown;
@@ -2347,110 +3318,219 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation error: the text names each field and rule */
+            /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
             400: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing, malformed, unknown or revoked API key */
+            /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Invalid or revoked API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such record for this team */
+            /** @description No such record for this team (a record of another team is answered the same way) */
             404: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Work order not found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Conflict: the change is not allowed from the current state, the record is still referred to, or a request with the same Idempotency-Key is still in progress */
             409: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Cannot change status from completed to cancelled"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description If-Match does not match the current ETag: the record changed since it was read; nothing was changed */
             412: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "If-Match does not match the work order's current ETag \"3q2-7wAbCdEfGhIjKlMnOpQrStU\"; read it again"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Body larger than 1 MiB */
+            /** @description Body larger than 1 MiB (1,048,576 bytes) */
             413: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Request body exceeds the limit of 1048576 bytes (1 MiB)"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A body sent with a Content-Type other than application/json */
             415: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Content-Type must be application/json"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The Idempotency-Key was already used with a different method, path or body */
             422: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "This Idempotency-Key was used with a different request (method, path or body); use a new key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in that window after this one */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix second at which the oldest counted request leaves the window */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Seconds until the request would be accepted */
-                    "Retry-After"?: number;
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds (at least 1) until the request would be accepted */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Internal server error; never a stack trace */
             500: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Database unreachable or a query timed out; retry later */
             503: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "The request took too long and was cancelled"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2475,11 +3555,11 @@ export interface operations {
             /** @description Deleted; no body */
             204: {
                 headers: {
-                    /** @description Requests allowed in the window that binds hardest */
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in that window after this one */
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description Unix second at which the oldest counted request leaves the window */
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Reset"?: number;
                     /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
                     "Idempotent-Replayed"?: "true" | "false";
@@ -2487,92 +3567,179 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Validation error: the text names each field and rule */
+            /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
             400: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing, malformed, unknown or revoked API key */
+            /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Invalid or revoked API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such record for this team */
+            /** @description No such record for this team (a record of another team is answered the same way) */
             404: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Work order not found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Conflict: the change is not allowed from the current state, the record is still referred to, or a request with the same Idempotency-Key is still in progress */
             409: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Cannot change status from completed to cancelled"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description If-Match does not match the current ETag: the record changed since it was read; nothing was changed */
             412: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "If-Match does not match the work order's current ETag \"3q2-7wAbCdEfGhIjKlMnOpQrStU\"; read it again"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The Idempotency-Key was already used with a different method, path or body */
             422: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "This Idempotency-Key was used with a different request (method, path or body); use a new key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in that window after this one */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix second at which the oldest counted request leaves the window */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Seconds until the request would be accepted */
-                    "Retry-After"?: number;
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds (at least 1) until the request would be accepted */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Internal server error; never a stack trace */
             500: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Database unreachable or a query timed out; retry later */
             503: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "The request took too long and was cancelled"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2614,11 +3781,11 @@ export interface operations {
             /** @description One page of records, newest first */
             200: {
                 headers: {
-                    /** @description Requests allowed in the window that binds hardest */
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in that window after this one */
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description Unix second at which the oldest counted request leaves the window */
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2629,56 +3796,99 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation error: the text names each field and rule */
+            /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
             400: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing, malformed, unknown or revoked API key */
+            /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Invalid or revoked API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in that window after this one */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix second at which the oldest counted request leaves the window */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Seconds until the request would be accepted */
-                    "Retry-After"?: number;
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds (at least 1) until the request would be accepted */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Internal server error; never a stack trace */
             500: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Database unreachable or a query timed out; retry later */
             503: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "The request took too long and was cancelled"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2694,23 +3904,19 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateWorkOrderDto"];
-            };
-        };
+        requestBody: components["requestBodies"]["CreateWorkOrderDto"];
         responses: {
             /** @description Created */
             201: {
                 headers: {
-                    /** @description Requests allowed in the window that binds hardest */
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in that window after this one */
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description Unix second at which the oldest counted request leaves the window */
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Reset"?: number;
                     /** @description Strong entity tag of the record as GET one returns it; send it in If-Match or If-None-Match */
-                    ETag?: string;
+                    ETag: string;
                     /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
                     "Idempotent-Replayed"?: "true" | "false";
                     [name: string]: unknown;
@@ -2721,92 +3927,179 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation error: the text names each field and rule */
+            /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
             400: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing, malformed, unknown or revoked API key */
+            /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Invalid or revoked API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Conflict: the change is not allowed from the current state, the record is still referred to, or a request with the same Idempotency-Key is still in progress */
             409: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Cannot change status from completed to cancelled"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Body larger than 1 MiB */
+            /** @description Body larger than 1 MiB (1,048,576 bytes) */
             413: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Request body exceeds the limit of 1048576 bytes (1 MiB)"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A body sent with a Content-Type other than application/json */
             415: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Content-Type must be application/json"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The Idempotency-Key was already used with a different method, path or body */
             422: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "This Idempotency-Key was used with a different request (method, path or body); use a new key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in that window after this one */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix second at which the oldest counted request leaves the window */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Seconds until the request would be accepted */
-                    "Retry-After"?: number;
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds (at least 1) until the request would be accepted */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Internal server error; never a stack trace */
             500: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Database unreachable or a query timed out; retry later */
             503: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "The request took too long and was cancelled"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2829,14 +4122,14 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description Requests allowed in the window that binds hardest */
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in that window after this one */
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description Unix second at which the oldest counted request leaves the window */
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Reset"?: number;
                     /** @description Strong entity tag of the record as GET one returns it; send it in If-Match or If-None-Match */
-                    ETag?: string;
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2848,77 +4141,131 @@ export interface operations {
             /** @description Not modified: If-None-Match matched the current ETag; no body */
             304: {
                 headers: {
-                    /** @description Requests allowed in the window that binds hardest */
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in that window after this one */
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description Unix second at which the oldest counted request leaves the window */
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Reset"?: number;
                     /** @description Strong entity tag of the record as GET one returns it; send it in If-Match or If-None-Match */
-                    ETag?: string;
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Validation error: the text names each field and rule */
+            /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
             400: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing, malformed, unknown or revoked API key */
+            /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Invalid or revoked API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such record for this team */
+            /** @description No such record for this team (a record of another team is answered the same way) */
             404: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Work order not found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in that window after this one */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix second at which the oldest counted request leaves the window */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Seconds until the request would be accepted */
-                    "Retry-After"?: number;
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds (at least 1) until the request would be accepted */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Internal server error; never a stack trace */
             500: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Database unreachable or a query timed out; retry later */
             503: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "The request took too long and was cancelled"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2938,23 +4285,19 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["UpdateWorkOrderDto"];
-            };
-        };
+        requestBody: components["requestBodies"]["UpdateWorkOrderDto"];
         responses: {
             /** @description Updated */
             200: {
                 headers: {
-                    /** @description Requests allowed in the window that binds hardest */
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in that window after this one */
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description Unix second at which the oldest counted request leaves the window */
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Reset"?: number;
                     /** @description Strong entity tag of the record as GET one returns it; send it in If-Match or If-None-Match */
-                    ETag?: string;
+                    ETag: string;
                     /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
                     "Idempotent-Replayed"?: "true" | "false";
                     [name: string]: unknown;
@@ -2965,110 +4308,219 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation error: the text names each field and rule */
+            /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
             400: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing, malformed, unknown or revoked API key */
+            /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Invalid or revoked API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such record for this team */
+            /** @description No such record for this team (a record of another team is answered the same way) */
             404: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Work order not found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Conflict: the change is not allowed from the current state, the record is still referred to, or a request with the same Idempotency-Key is still in progress */
             409: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Cannot change status from completed to cancelled"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description If-Match does not match the current ETag: the record changed since it was read; nothing was changed */
             412: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "If-Match does not match the work order's current ETag \"3q2-7wAbCdEfGhIjKlMnOpQrStU\"; read it again"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Body larger than 1 MiB */
+            /** @description Body larger than 1 MiB (1,048,576 bytes) */
             413: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Request body exceeds the limit of 1048576 bytes (1 MiB)"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A body sent with a Content-Type other than application/json */
             415: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Content-Type must be application/json"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The Idempotency-Key was already used with a different method, path or body */
             422: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "This Idempotency-Key was used with a different request (method, path or body); use a new key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in that window after this one */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix second at which the oldest counted request leaves the window */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Seconds until the request would be accepted */
-                    "Retry-After"?: number;
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds (at least 1) until the request would be accepted */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Internal server error; never a stack trace */
             500: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Database unreachable or a query timed out; retry later */
             503: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "The request took too long and was cancelled"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3093,11 +4545,11 @@ export interface operations {
             /** @description Deleted; no body */
             204: {
                 headers: {
-                    /** @description Requests allowed in the window that binds hardest */
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in that window after this one */
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description Unix second at which the oldest counted request leaves the window */
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Reset"?: number;
                     /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
                     "Idempotent-Replayed"?: "true" | "false";
@@ -3105,92 +4557,179 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Validation error: the text names each field and rule */
+            /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
             400: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing, malformed, unknown or revoked API key */
+            /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Invalid or revoked API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such record for this team */
+            /** @description No such record for this team (a record of another team is answered the same way) */
             404: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Work order not found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Conflict: the change is not allowed from the current state, the record is still referred to, or a request with the same Idempotency-Key is still in progress */
             409: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Cannot change status from completed to cancelled"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description If-Match does not match the current ETag: the record changed since it was read; nothing was changed */
             412: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "If-Match does not match the work order's current ETag \"3q2-7wAbCdEfGhIjKlMnOpQrStU\"; read it again"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The Idempotency-Key was already used with a different method, path or body */
             422: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "This Idempotency-Key was used with a different request (method, path or body); use a new key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in that window after this one */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix second at which the oldest counted request leaves the window */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Seconds until the request would be accepted */
-                    "Retry-After"?: number;
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds (at least 1) until the request would be accepted */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Internal server error; never a stack trace */
             500: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Database unreachable or a query timed out; retry later */
             503: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "The request took too long and was cancelled"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3224,11 +4763,11 @@ export interface operations {
             /** @description One page of records, newest first */
             200: {
                 headers: {
-                    /** @description Requests allowed in the window that binds hardest */
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in that window after this one */
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description Unix second at which the oldest counted request leaves the window */
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3239,56 +4778,99 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation error: the text names each field and rule */
+            /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
             400: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing, malformed, unknown or revoked API key */
+            /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Invalid or revoked API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in that window after this one */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix second at which the oldest counted request leaves the window */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Seconds until the request would be accepted */
-                    "Retry-After"?: number;
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds (at least 1) until the request would be accepted */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Internal server error; never a stack trace */
             500: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Database unreachable or a query timed out; retry later */
             503: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "The request took too long and was cancelled"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3304,23 +4886,19 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateLandlordDto"];
-            };
-        };
+        requestBody: components["requestBodies"]["CreateLandlordDto"];
         responses: {
             /** @description Created */
             201: {
                 headers: {
-                    /** @description Requests allowed in the window that binds hardest */
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in that window after this one */
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description Unix second at which the oldest counted request leaves the window */
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Reset"?: number;
                     /** @description Strong entity tag of the record as GET one returns it; send it in If-Match or If-None-Match */
-                    ETag?: string;
+                    ETag: string;
                     /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
                     "Idempotent-Replayed"?: "true" | "false";
                     [name: string]: unknown;
@@ -3331,92 +4909,179 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation error: the text names each field and rule */
+            /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
             400: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing, malformed, unknown or revoked API key */
+            /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Invalid or revoked API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Conflict: the change is not allowed from the current state, the record is still referred to, or a request with the same Idempotency-Key is still in progress */
             409: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Cannot change status from completed to cancelled"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Body larger than 1 MiB */
+            /** @description Body larger than 1 MiB (1,048,576 bytes) */
             413: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Request body exceeds the limit of 1048576 bytes (1 MiB)"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A body sent with a Content-Type other than application/json */
             415: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Content-Type must be application/json"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The Idempotency-Key was already used with a different method, path or body */
             422: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "This Idempotency-Key was used with a different request (method, path or body); use a new key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in that window after this one */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix second at which the oldest counted request leaves the window */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Seconds until the request would be accepted */
-                    "Retry-After"?: number;
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds (at least 1) until the request would be accepted */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Internal server error; never a stack trace */
             500: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Database unreachable or a query timed out; retry later */
             503: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "The request took too long and was cancelled"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3439,14 +5104,14 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description Requests allowed in the window that binds hardest */
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in that window after this one */
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description Unix second at which the oldest counted request leaves the window */
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Reset"?: number;
                     /** @description Strong entity tag of the record as GET one returns it; send it in If-Match or If-None-Match */
-                    ETag?: string;
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3458,77 +5123,131 @@ export interface operations {
             /** @description Not modified: If-None-Match matched the current ETag; no body */
             304: {
                 headers: {
-                    /** @description Requests allowed in the window that binds hardest */
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in that window after this one */
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description Unix second at which the oldest counted request leaves the window */
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Reset"?: number;
                     /** @description Strong entity tag of the record as GET one returns it; send it in If-Match or If-None-Match */
-                    ETag?: string;
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Validation error: the text names each field and rule */
+            /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
             400: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing, malformed, unknown or revoked API key */
+            /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Invalid or revoked API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such record for this team */
+            /** @description No such record for this team (a record of another team is answered the same way) */
             404: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Work order not found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in that window after this one */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix second at which the oldest counted request leaves the window */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Seconds until the request would be accepted */
-                    "Retry-After"?: number;
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds (at least 1) until the request would be accepted */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Internal server error; never a stack trace */
             500: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Database unreachable or a query timed out; retry later */
             503: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "The request took too long and was cancelled"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3548,23 +5267,19 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["UpdateLandlordDto"];
-            };
-        };
+        requestBody: components["requestBodies"]["UpdateLandlordDto"];
         responses: {
             /** @description Updated */
             200: {
                 headers: {
-                    /** @description Requests allowed in the window that binds hardest */
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in that window after this one */
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description Unix second at which the oldest counted request leaves the window */
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Reset"?: number;
                     /** @description Strong entity tag of the record as GET one returns it; send it in If-Match or If-None-Match */
-                    ETag?: string;
+                    ETag: string;
                     /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
                     "Idempotent-Replayed"?: "true" | "false";
                     [name: string]: unknown;
@@ -3575,110 +5290,219 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation error: the text names each field and rule */
+            /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
             400: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing, malformed, unknown or revoked API key */
+            /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Invalid or revoked API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such record for this team */
+            /** @description No such record for this team (a record of another team is answered the same way) */
             404: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Work order not found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Conflict: the change is not allowed from the current state, the record is still referred to, or a request with the same Idempotency-Key is still in progress */
             409: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Cannot change status from completed to cancelled"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description If-Match does not match the current ETag: the record changed since it was read; nothing was changed */
             412: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "If-Match does not match the work order's current ETag \"3q2-7wAbCdEfGhIjKlMnOpQrStU\"; read it again"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Body larger than 1 MiB */
+            /** @description Body larger than 1 MiB (1,048,576 bytes) */
             413: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Request body exceeds the limit of 1048576 bytes (1 MiB)"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A body sent with a Content-Type other than application/json */
             415: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Content-Type must be application/json"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The Idempotency-Key was already used with a different method, path or body */
             422: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "This Idempotency-Key was used with a different request (method, path or body); use a new key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in that window after this one */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix second at which the oldest counted request leaves the window */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Seconds until the request would be accepted */
-                    "Retry-After"?: number;
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds (at least 1) until the request would be accepted */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Internal server error; never a stack trace */
             500: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Database unreachable or a query timed out; retry later */
             503: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "The request took too long and was cancelled"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3703,11 +5527,11 @@ export interface operations {
             /** @description Deleted; no body */
             204: {
                 headers: {
-                    /** @description Requests allowed in the window that binds hardest */
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in that window after this one */
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description Unix second at which the oldest counted request leaves the window */
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Reset"?: number;
                     /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
                     "Idempotent-Replayed"?: "true" | "false";
@@ -3715,92 +5539,179 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Validation error: the text names each field and rule */
+            /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
             400: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing, malformed, unknown or revoked API key */
+            /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Invalid or revoked API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such record for this team */
+            /** @description No such record for this team (a record of another team is answered the same way) */
             404: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Work order not found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Conflict: the change is not allowed from the current state, the record is still referred to, or a request with the same Idempotency-Key is still in progress */
             409: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Cannot change status from completed to cancelled"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description If-Match does not match the current ETag: the record changed since it was read; nothing was changed */
             412: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "If-Match does not match the work order's current ETag \"3q2-7wAbCdEfGhIjKlMnOpQrStU\"; read it again"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The Idempotency-Key was already used with a different method, path or body */
             422: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "This Idempotency-Key was used with a different request (method, path or body); use a new key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
-                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Limit": number;
                     /** @description Requests left in that window after this one */
-                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Remaining": number;
                     /** @description Unix second at which the oldest counted request leaves the window */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Seconds until the request would be accepted */
-                    "Retry-After"?: number;
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds (at least 1) until the request would be accepted */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Internal server error; never a stack trace */
             500: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Database unreachable or a query timed out; retry later */
             503: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "The request took too long and was cancelled"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };

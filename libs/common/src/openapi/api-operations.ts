@@ -8,6 +8,7 @@ import { ApiDataResponse, ApiErrors, RATE_LIMIT_HEADERS } from './api-responses.
 const ENTITY_TAG = {
   ETag: {
     description: 'Strong entity tag of the record as GET one returns it; send it in If-Match or If-None-Match',
+    required: true,
     schema: { type: 'string', example: '"3q2-7wAbCdEfGhIjKlMnOpQrStU"' },
   },
 };
@@ -16,6 +17,7 @@ const REPLAYED = {
   'Idempotent-Replayed': {
     description:
       'Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise',
+    required: false,
     schema: { type: 'string', enum: ['true', 'false'] },
   },
 };

@@ -4,30 +4,90 @@ import { ErrorBody } from '../errors/error.response.js';
 import { Pagination } from '../pagination/pagination.response.js';
 
 const ERROR_TEXT: Record<number, string> = {
-  400: 'Validation error: the text names each field and rule',
-  401: 'Missing, malformed, unknown or revoked API key',
-  404: 'No such record for this team',
+  400: 'Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team',
+  401: 'Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers)',
+  404: 'No such record for this team (a record of another team is answered the same way)',
   409: 'Conflict: the change is not allowed from the current state, the record is still referred to, or a request with the same Idempotency-Key is still in progress',
   412: 'If-Match does not match the current ETag: the record changed since it was read; nothing was changed',
-  413: 'Body larger than 1 MiB',
+  413: 'Body larger than 1 MiB (1,048,576 bytes)',
   415: 'A body sent with a Content-Type other than application/json',
   422: 'The Idempotency-Key was already used with a different method, path or body',
-  429: 'Rate limit exceeded; see Retry-After',
-  500: 'Internal server error',
+  429: 'Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted',
+  500: 'Internal server error; never a stack trace',
   503: 'Database unreachable or a query timed out; retry later',
 };
 
-export const RATE_LIMIT_HEADERS = {
+/** One realistic body per status, so Swagger UI does not show a validation message under every status. */
+const ERROR_EXAMPLE: Record<number, string> = {
+  400: 'companyName must be shorter than or equal to 260 characters',
+  401: 'Invalid or revoked API key',
+  404: 'Work order not found',
+  409: 'Cannot change status from completed to cancelled',
+  412: 'If-Match does not match the work order\'s current ETag "3q2-7wAbCdEfGhIjKlMnOpQrStU"; read it again',
+  413: 'Request body exceeds the limit of 1048576 bytes (1 MiB)',
+  415: 'Content-Type must be application/json',
+  422: 'This Idempotency-Key was used with a different request (method, path or body); use a new key',
+  429: 'Rate limit exceeded',
+  500: 'Internal server error',
+  503: 'The request took too long and was cancelled',
+};
+
+type Header = { description: string; required?: boolean; schema: object };
+
+const rateLimitHeaders = (required: boolean): Record<string, Header> => ({
   'X-RateLimit-Limit': {
     description: 'Requests allowed in the window that binds hardest',
-    schema: { type: 'integer' },
+    required,
+    schema: { type: 'integer', format: 'int32', minimum: 1 },
   },
-  'X-RateLimit-Remaining': { description: 'Requests left in that window after this one', schema: { type: 'integer' } },
+  'X-RateLimit-Remaining': {
+    description: 'Requests left in that window after this one',
+    required,
+    schema: { type: 'integer', format: 'int32', minimum: 0 },
+  },
   'X-RateLimit-Reset': {
     description: 'Unix second at which the oldest counted request leaves the window',
-    schema: { type: 'integer' },
+    required,
+    schema: { type: 'integer', format: 'int64', minimum: 0 },
+  },
+});
+
+/**
+ * On every answer to a request whose key was accepted, except while the rate-limit store (Redis) cannot be
+ * reached: the API then fails open and serves requests unlimited, without these headers (docs/rate-limits.md).
+ * So they are documented as not required; a 429 always has them.
+ */
+export const RATE_LIMIT_HEADERS = Object.fromEntries(
+  Object.entries(rateLimitHeaders(false)).map(([name, header]) => [
+    name,
+    { ...header, description: `${header.description}; absent only while the rate-limit store is unreachable` },
+  ]),
+);
+
+/**
+ * An error can also come before the key is checked (a malformed or oversized body, a database outage while
+ * checking it): the rate-limit headers are then absent as well.
+ */
+const ERROR_RATE_LIMIT_HEADERS = Object.fromEntries(
+  Object.entries(rateLimitHeaders(false)).map(([name, header]) => [
+    name,
+    { ...header, description: `${header.description}; present when the API key was accepted and counted` },
+  ]),
+);
+
+const RETRY_AFTER: Record<string, Header> = {
+  'Retry-After': {
+    description: 'Whole seconds (at least 1) until the request would be accepted',
+    required: true,
+    schema: { type: 'integer', format: 'int32', minimum: 1, maximum: 60 },
   },
 };
+
+function errorHeaders(status: number): Record<string, Header> | undefined {
+  if (status === 401) return undefined;
+  if (status === 429) return { ...rateLimitHeaders(true), ...RETRY_AFTER };
+  return ERROR_RATE_LIMIT_HEADERS;
+}
 
 /**
  * Documents the `{error}` responses an operation can give: 401, 429, 500 and 503 are always possible, and an
@@ -43,16 +103,8 @@ export function ApiErrors(...statuses: number[]): MethodDecorator & ClassDecorat
         status,
         description: ERROR_TEXT[status] ?? HttpStatus[status],
         type: ErrorBody,
-        headers:
-          status === 429
-            ? {
-                ...RATE_LIMIT_HEADERS,
-                'Retry-After': {
-                  description: 'Seconds until the request would be accepted',
-                  schema: { type: 'integer' },
-                },
-              }
-            : undefined,
+        example: { error: ERROR_EXAMPLE[status] ?? HttpStatus[status] },
+        headers: errorHeaders(status),
       }),
     ),
   );
@@ -63,7 +115,7 @@ export function ApiDataResponse(
   model: Type<unknown>,
   status = 200,
   description = 'Success',
-  headers: Record<string, { description: string; schema: object }> = {},
+  headers: Record<string, Header> = {},
 ): MethodDecorator {
   return applyDecorators(
     ApiExtraModels(model),

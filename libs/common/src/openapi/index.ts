@@ -1,2 +1,3 @@
 export * from './api-responses.js';
 export * from './api-operations.js';
+export * from './finish-document.js';

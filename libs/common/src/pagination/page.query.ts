@@ -12,7 +12,7 @@ export type ListSort = (typeof LIST_SORTS)[number];
  */
 export class PageQuery {
   /** Page number, from 1. */
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, default: 1 })
+  @ApiPropertyOptional({ type: 'integer', format: 'int32', minimum: 1, maximum: 1_000_000, default: 1 })
   @IsOptional()
   @ToInteger()
   @Max(1_000_000)
@@ -21,7 +21,7 @@ export class PageQuery {
   page: number = 1;
 
   /** Records per page. */
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 50, default: 20 })
+  @ApiPropertyOptional({ type: 'integer', format: 'int32', minimum: 1, maximum: 50, default: 20 })
   @IsOptional()
   @ToInteger()
   @Max(50)

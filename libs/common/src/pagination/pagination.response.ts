@@ -3,14 +3,14 @@ import type { PageQuery } from './page.query.js';
 
 export class Pagination {
   /** Records matching the filters, across all pages. */
-  @ApiProperty({ type: 'integer', minimum: 0 })
+  @ApiProperty({ type: 'integer', format: 'int32', minimum: 0 })
   total!: number;
-  @ApiProperty({ type: 'integer', minimum: 1 })
+  @ApiProperty({ type: 'integer', format: 'int32', minimum: 1, maximum: 1_000_000 })
   page!: number;
-  @ApiProperty({ type: 'integer', minimum: 1, maximum: 50 })
+  @ApiProperty({ type: 'integer', format: 'int32', minimum: 1, maximum: 50 })
   pageSize!: number;
   /** `ceil(total / pageSize)`; 0 when there is nothing. */
-  @ApiProperty({ type: 'integer', minimum: 0 })
+  @ApiProperty({ type: 'integer', format: 'int32', minimum: 0 })
   pageCount!: number;
 }
 

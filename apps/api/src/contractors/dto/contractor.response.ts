@@ -17,9 +17,9 @@ export class InsuranceResponse {
 }
 
 export class ContractorResponse {
-  @ApiProperty({ format: 'uuid' })
+  @ApiProperty({ format: 'uuid', readOnly: true })
   id!: string;
-  @ApiProperty({ format: 'uuid' })
+  @ApiProperty({ format: 'uuid', readOnly: true })
   teamId!: string;
   companyName!: string;
   contactName!: string;
@@ -35,14 +35,14 @@ export class ContractorResponse {
   insurance!: InsuranceResponse[];
   notes!: string | null;
   /** No rating source exists yet, so this is always null. */
-  @ApiProperty({ type: 'integer', nullable: true, example: null })
+  @ApiProperty({ type: 'integer', format: 'int32', nullable: true, example: null, readOnly: true })
   rating!: number | null;
   /** Completed work orders assigned to this contractor. */
-  @ApiProperty({ type: 'integer', minimum: 0 })
+  @ApiProperty({ type: 'integer', format: 'int32', minimum: 0, readOnly: true })
   completedJobs!: number;
-  @ApiProperty({ format: 'date-time' })
+  @ApiProperty({ format: 'date-time', readOnly: true })
   createdAt!: string;
-  @ApiProperty({ format: 'date-time' })
+  @ApiProperty({ format: 'date-time', readOnly: true })
   updatedAt!: string;
 
   /** The one mapping from a contractor row to the API's shape. */

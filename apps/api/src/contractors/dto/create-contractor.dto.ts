@@ -12,7 +12,7 @@ export class CertificationDto {
   registrationNumber!: string;
 
   /** A date-time, or a date alone (read as midnight UTC). */
-  @OptionalDateTime({ example: '2027-01-31' })
+  @OptionalDateTime({ example: '2027-01-31T00:00:00.000Z' })
   expiryDate?: string | null;
 }
 
@@ -28,7 +28,7 @@ export class InsuranceDto {
   amount!: number;
 
   /** A date-time, or a date alone (read as midnight UTC). */
-  @OptionalDateTime({ example: '2027-01-31' })
+  @OptionalDateTime({ example: '2027-01-31T00:00:00.000Z' })
   expiryDate?: string | null;
 }
 

@@ -6,7 +6,12 @@ import { CONTRACTOR_STATUSES, type ContractorStatus } from '../contractor.entity
 /** `search` covers company name, contact name, email and phone number. */
 export class ListContractorsQuery extends PageQuery {
   /** One status or a comma-separated list (`active,on_holiday`). */
-  @ApiPropertyOptional({ enum: CONTRACTOR_STATUSES, enumName: 'ContractorStatus', isArray: true })
+  @ApiPropertyOptional({
+    enum: CONTRACTOR_STATUSES,
+    enumName: 'ContractorStatus',
+    isArray: true,
+    maxItems: CONTRACTOR_STATUSES.length,
+  })
   @IsOptional()
   @CommaList()
   @IsIn(CONTRACTOR_STATUSES, { each: true })

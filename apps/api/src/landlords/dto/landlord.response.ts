@@ -3,9 +3,9 @@ import { LANDLORD_STATUSES, type LandlordStatus } from '../landlord.entity.js';
 import type { LandlordRow } from '../landlord.row.js';
 
 export class LandlordResponse {
-  @ApiProperty({ format: 'uuid' })
+  @ApiProperty({ format: 'uuid', readOnly: true })
   id!: string;
-  @ApiProperty({ format: 'uuid' })
+  @ApiProperty({ format: 'uuid', readOnly: true })
   teamId!: string;
   name!: string;
   @ApiProperty({ type: String, format: 'email', nullable: true })
@@ -15,9 +15,9 @@ export class LandlordResponse {
   @ApiProperty({ enum: LANDLORD_STATUSES, enumName: 'LandlordStatus' })
   status!: LandlordStatus;
   notes!: string | null;
-  @ApiProperty({ format: 'date-time' })
+  @ApiProperty({ format: 'date-time', readOnly: true })
   createdAt!: string;
-  @ApiProperty({ format: 'date-time' })
+  @ApiProperty({ format: 'date-time', readOnly: true })
   updatedAt!: string;
 
   /** The one mapping from a landlord row to the API's shape. */

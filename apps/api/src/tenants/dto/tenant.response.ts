@@ -13,9 +13,9 @@ export class TenantUnitLinkResponse {
 }
 
 export class TenantResponse {
-  @ApiProperty({ format: 'uuid' })
+  @ApiProperty({ format: 'uuid', readOnly: true })
   id!: string;
-  @ApiProperty({ format: 'uuid' })
+  @ApiProperty({ format: 'uuid', readOnly: true })
   teamId!: string;
   firstName!: string;
   lastName!: string;
@@ -25,9 +25,9 @@ export class TenantResponse {
   notes!: string | null;
   /** Units the tenant is linked to, oldest link first (links made by one request keep the order of `unitIds`). */
   tenantUnits!: TenantUnitLinkResponse[];
-  @ApiProperty({ format: 'date-time' })
+  @ApiProperty({ format: 'date-time', readOnly: true })
   createdAt!: string;
-  @ApiProperty({ format: 'date-time' })
+  @ApiProperty({ format: 'date-time', readOnly: true })
   updatedAt!: string;
 
   /** The one mapping from a tenant row (links already oldest first) to the API's shape. */

@@ -13,12 +13,12 @@ export class UnitTenantLinkResponse {
 }
 
 export class UnitResponse {
-  @ApiProperty({ format: 'uuid' })
+  @ApiProperty({ format: 'uuid', readOnly: true })
   id!: string;
-  @ApiProperty({ format: 'uuid' })
+  @ApiProperty({ format: 'uuid', readOnly: true })
   teamId!: string;
   /** The non-empty address parts joined by ", " in the order addressLine1, addressLine2, area, city, county, postcode, country. */
-  @ApiProperty({ example: '10 Downing Street, Westminster, London, SW1A 2AA, United Kingdom' })
+  @ApiProperty({ example: '10 Downing Street, Westminster, London, SW1A 2AA, United Kingdom', readOnly: true })
   fullAddress!: string;
   addressLine1!: string;
   addressLine2!: string | null;
@@ -29,9 +29,9 @@ export class UnitResponse {
   area!: string | null;
   /** Tenants linked to the unit, oldest link first. */
   tenantUnits!: UnitTenantLinkResponse[];
-  @ApiProperty({ format: 'date-time' })
+  @ApiProperty({ format: 'date-time', readOnly: true })
   createdAt!: string;
-  @ApiProperty({ format: 'date-time' })
+  @ApiProperty({ format: 'date-time', readOnly: true })
   updatedAt!: string;
 
   /** The one mapping from a unit row (links already oldest first) to the API's shape. */

@@ -20,12 +20,12 @@ export class WorkOrderContractorResponse {
 }
 
 export class WorkOrderResponse {
-  @ApiProperty({ format: 'uuid' })
+  @ApiProperty({ format: 'uuid', readOnly: true })
   id!: string;
-  @ApiProperty({ format: 'uuid' })
+  @ApiProperty({ format: 'uuid', readOnly: true })
   teamId!: string;
   /** `WO-<n>`, numbered from 1 per team without gaps. */
-  @ApiProperty({ example: 'WO-1' })
+  @ApiProperty({ example: 'WO-1', readOnly: true })
   code!: string;
   title!: string;
   description!: string | null;
@@ -36,21 +36,22 @@ export class WorkOrderResponse {
   priority!: WorkOrderPriority;
   availability!: string | null;
   /** True when the work order was completed with no contractor assigned. */
+  @ApiProperty({ readOnly: true })
   selfResolved!: boolean;
   /** When the work order entered `completed`; null while it is not completed. */
-  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, readOnly: true })
   resolvedAt!: string | null;
   /** How the work order arrived; `api` for every work order created through this API. */
-  @ApiProperty({ example: 'api' })
+  @ApiProperty({ example: 'api', readOnly: true })
   intakeChannel!: string;
   @ApiProperty({ type: WorkOrderTenantResponse, nullable: true })
   tenant!: WorkOrderTenantResponse | null;
   unit!: WorkOrderUnitResponse;
   @ApiProperty({ type: WorkOrderContractorResponse, nullable: true })
   contractor!: WorkOrderContractorResponse | null;
-  @ApiProperty({ format: 'date-time' })
+  @ApiProperty({ format: 'date-time', readOnly: true })
   createdAt!: string;
-  @ApiProperty({ format: 'date-time' })
+  @ApiProperty({ format: 'date-time', readOnly: true })
   updatedAt!: string;
 
   /** The one mapping from a work order row to the API's shape. */
