@@ -2,7 +2,7 @@ import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import pg from 'pg';
 import { DataSource } from 'typeorm';
-import type { Caller } from './api-keys.service.js';
+import type { Caller } from './caller.js';
 
 export const REVOCATION_CHANNEL = 'api_key_revoked';
 const MAX_ENTRIES = 10_000;

@@ -7,6 +7,9 @@ import { ApiKeyCache } from './api-key-cache.js';
 import { ApiKey } from './api-key.entity.js';
 import { API_KEY_PATTERN, generateApiKey, hashApiKey } from './api-key-secret.js';
 import { Team } from './team.entity.js';
+import type { Caller } from './caller.js';
+
+export type { Caller } from './caller.js';
 
 export interface CreatedKey {
   teamId: string;
@@ -20,11 +23,6 @@ export interface KeyListing {
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
-}
-
-export interface Caller {
-  teamId: string;
-  apiKeyId: string;
 }
 
 /** How often `last_used_at` is written for one key, at most. */

@@ -1,6 +1,11 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
-import type { Caller } from './api-keys.service.js';
+
+/** Who is calling: the team and the API key a request was authenticated with. */
+export interface Caller {
+  teamId: string;
+  apiKeyId: string;
+}
 
 export interface AuthenticatedRequest extends Request {
   caller?: Caller;
