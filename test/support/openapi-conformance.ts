@@ -8,8 +8,11 @@ import addFormatsModule from 'ajv-formats';
 /** Not part of the versioned API's document (the document itself, Swagger UI, probes, Prometheus). */
 const UNDOCUMENTED = [/^\/v1\/openapi\.(json|yaml)$/, /^\/docs(\/|$)/, /^\/health(\/|$)/, /^\/metrics$/];
 
-/** Statuses a request that matched no route can still get: body errors are answered before routing. */
-const UNROUTED_STATUSES = [400, 404, 413, 415];
+/**
+ * Statuses a request that matched no route can still get: body errors are answered before routing, and a caller
+ * over its rate limit gets 429 there too (docs/rate-limits.md).
+ */
+const UNROUTED_STATUSES = [400, 404, 413, 415, 429];
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
