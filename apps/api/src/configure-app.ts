@@ -6,7 +6,7 @@ import {
   AppConfig,
   bodyParserErrors,
   createValidationPipe,
-  MAX_BODY_BYTES,
+  jsonBodyParser,
   requestLogger,
   requireJsonContentType,
   requireObjectBody,
@@ -46,7 +46,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.set('etag', false);
   app.use(requestLogger(config.LOG_LEVEL));
   app.use(requireJsonContentType);
-  app.use(express.json({ limit: MAX_BODY_BYTES, strict: true }));
+  app.use(jsonBodyParser());
   app.use(bodyParserErrors);
   app.use(requireObjectBody);
   app.setGlobalPrefix(API_PREFIX, { exclude: ['health', 'health/ready'] });
