@@ -4,7 +4,7 @@ import { ManualClock, type CreatedKey } from '@app/common';
 import { contractorInput, countContractors } from './factories/contractors.js';
 import { describeRateLimits, expectRateLimited, rateHeaders, resetOf, START } from './rate-limit.suite.js';
 import { deleteRateLimitKeys, pingRedis, redisSuitesRun, requireRedis, TEST_REDIS_URL } from './support/redis.js';
-import { bearer, createTestApp, createTestDatabase, type TestApp } from './support/test-app.js';
+import { bearer, createTestApp, createTestDatabase, dropTestDatabase, type TestApp } from './support/test-app.js';
 
 // Decided before any test is declared (top-level await), so a missing Redis skips or fails whole suites.
 const redisUp = await pingRedis(TEST_REDIS_URL);
@@ -19,11 +19,12 @@ const redisUp = await pingRedis(TEST_REDIS_URL);
   describe('two instances on one Redis', () => {
     const clock = new ManualClock(START);
     const keys: CreatedKey[] = [];
+    let databaseUrl: string | undefined;
     let first: TestApp;
     let second: TestApp;
 
     beforeAll(async () => {
-      const databaseUrl = await createTestDatabase();
+      databaseUrl = await createTestDatabase();
       const config = { RATE_LIMIT_PER_MINUTE: 200, RATE_LIMIT_WRITES_PER_MINUTE: 30, REDIS_URL: TEST_REDIS_URL };
       first = await createTestApp({ clock, config, databaseUrl });
       second = await createTestApp({ clock, config, databaseUrl });
@@ -31,6 +32,8 @@ const redisUp = await pingRedis(TEST_REDIS_URL);
     afterAll(async () => {
       await second?.close();
       await first?.close();
+      // Neither app owns a database it was handed: the spec that made it drops it.
+      if (databaseUrl) await dropTestDatabase(databaseUrl);
       await deleteRateLimitKeys(keys.map((key) => key.apiKeyId));
     });
 

@@ -218,6 +218,31 @@ export function describeRateLimits(redisUrl: string | undefined): void {
       expect(await countContractors(sut, key.teamId)).toBe(30);
     });
 
+    it('counts PUTs as writes: 30 updates pass, the 31st is refused with 429 and changes nothing', async () => {
+      const key = await freshKey();
+      const created = (await writes(key, 1))[0].body.data as { id: string };
+      // The create leaves the window first, so only the PUTs are counted below.
+      clock.advance(WINDOW_MS);
+      const t0 = clock.now();
+      const update = (notes: string) =>
+        sut
+          .http()
+          .put(`/v1/contractors/${created.id}`)
+          .set(...bearer(key))
+          .send({ notes });
+      const responses: Response[] = [];
+      for (let i = 1; i <= 30; i++) responses.push(await update(`update ${i}`));
+      expect(responses.map((response) => [response.status, rateHeaders(response)?.remaining])).toEqual(
+        Array.from({ length: 30 }, (_, i) => [200, 29 - i]),
+      );
+      expect(expectRateLimited(await update('update 31'), { limit: 30, remaining: 0, reset: resetOf(t0) })).toBe(60);
+      const stored = await sut
+        .http()
+        .get(`/v1/contractors/${created.id}`)
+        .set(...bearer(key));
+      expect(stored.body.data.notes).toBe('update 30');
+    });
+
     it('slides: at the very ms the oldest write leaves one more is allowed, one ms earlier it is not', async () => {
       const key = await freshKey();
       const t0 = clock.now();

@@ -48,4 +48,6 @@ export default async function globalSetup() {
 
   process.env.TEST_DATABASE_SERVER_URL = serverUrl;
   process.env.TEST_DATABASE_TEMPLATE = template;
+  // Every spec database of this run starts with this, so the teardown can find any a spec left behind.
+  process.env.TEST_DATABASE_PREFIX = `ppa_test_${process.pid}_`;
 }

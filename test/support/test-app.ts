@@ -39,7 +39,7 @@ export async function createTestDatabase(): Promise<string> {
   const template = process.env.TEST_DATABASE_TEMPLATE;
   if (!serverUrl || !template)
     throw new Error('run the tests through `npm test` (jest globalSetup prepares the database)');
-  const name = `ppa_test_${randomBytes(6).toString('hex')}`;
+  const name = `${process.env.TEST_DATABASE_PREFIX ?? 'ppa_test_'}${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   try {
@@ -53,7 +53,8 @@ export async function createTestDatabase(): Promise<string> {
   return url.toString();
 }
 
-async function dropTestDatabase(url: string): Promise<void> {
+/** Drops a database made by `createTestDatabase()`; the spec that made one for several apps calls it. */
+export async function dropTestDatabase(url: string): Promise<void> {
   const name = new URL(url).pathname.slice(1);
   const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_SERVER_URL });
   await admin.connect();

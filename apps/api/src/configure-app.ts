@@ -7,7 +7,7 @@ import {
   bodyParserErrors,
   createValidationPipe,
   finishDocument,
-  MAX_BODY_BYTES,
+  jsonBodyParser,
   requestLogger,
   requireJsonContentType,
   requireObjectBody,
@@ -53,7 +53,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig, log
   // Before the body is read: a request with a valid key is counted and carries X-RateLimit-* whatever answers it.
   app.use(app.get(RequestGate).handle);
   app.use(requireJsonContentType);
-  app.use(express.json({ limit: MAX_BODY_BYTES, strict: true }));
+  app.use(jsonBodyParser());
   app.use(bodyParserErrors);
   app.use(requireObjectBody);
   app.setGlobalPrefix(API_PREFIX, { exclude: [...HEALTH_PATHS, METRICS_PATH] });

@@ -1,7 +1,49 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { TextDecoder } from 'node:util';
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { findJsonShapeViolation } from '../validation/json-shape.js';
 
 export const MAX_BODY_BYTES = 1_048_576;
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+const SHAPE_REFUSED = 'entity.shape.refused';
+
+/** A body refused for its shape (depth, size in entries) before it is parsed. */
+class BodyShapeError extends Error {
+  readonly status = 400;
+  readonly type = SHAPE_REFUSED;
+}
+
+/** The body's text as UTF-8 bytes: JSON may arrive in another UTF (body-parser accepts any `utf-*`). */
+function utf8Of(raw: Buffer, charset: string): Uint8Array {
+  if (charset === 'utf-8' || charset === 'utf8') return raw;
+  let decoder: TextDecoder;
+  try {
+    decoder = new TextDecoder(charset);
+  } catch {
+    throw Object.assign(new Error(`unsupported charset "${charset}"`), { status: 415, type: 'charset.unsupported' });
+  }
+  return Buffer.from(decoder.decode(raw));
+}
+
+/**
+ * Runs on the raw body, after the size limit and before `JSON.parse`: a body nested too deeply or holding too
+ * many entries is refused here, so no later pass over the parsed value can overflow the stack or block the
+ * event loop. (`express.json` has no depth or key-count option.)
+ */
+function refuseUnreasonableShape(
+  _request: IncomingMessage,
+  _response: ServerResponse,
+  raw: Buffer,
+  charset: string,
+): void {
+  const violation = findJsonShapeViolation(utf8Of(raw, charset.toLowerCase()));
+  if (violation) throw new BodyShapeError(violation.message);
+}
+
+/** The JSON body parser: at most 1 MiB, an object or array at the top, bounded in depth and entries. */
+export function jsonBodyParser(): RequestHandler {
+  return express.json({ limit: MAX_BODY_BYTES, strict: true, verify: refuseUnreasonableShape });
+}
 
 function hasBody(request: Request): boolean {
   const length = request.headers['content-length'];
@@ -39,6 +81,9 @@ export function bodyParserErrors(error: unknown, _request: Request, response: Re
   switch (failure.type) {
     case 'entity.parse.failed':
       response.status(400).json({ error: `Malformed JSON in request body: ${failure.message ?? 'parse error'}` });
+      return;
+    case SHAPE_REFUSED:
+      response.status(400).json({ error: failure.message ?? 'Request body is too deeply nested or too large' });
       return;
     case 'entity.too.large':
       response.status(413).json({ error: `Request body exceeds the limit of ${MAX_BODY_BYTES} bytes (1 MiB)` });

@@ -7,11 +7,13 @@ import {
   IsEmail,
   IsIn,
   IsNotEmpty,
+  IsObject,
   IsOptional,
   IsString,
   IsUUID,
   MaxLength,
   ValidateNested,
+  type ValidationArguments,
 } from 'class-validator';
 import { EmptyToNull, IsDateTimeInput, IsOmittable, NormalizeDateTime } from './transforms.js';
 
@@ -110,12 +112,24 @@ export const IdList = (maxItems: number): PropertyDecorator =>
     IsOmittable(),
   );
 
-/** An optional list (not nullable) of at most `maxItems` objects, each validated as `item`. */
+/** Names the first item of a list that is not an object by its path: `insurance.0 must be an object`. */
+function firstItemNotObject({ property, value }: ValidationArguments): string {
+  const items = Array.isArray(value) ? (value as unknown[]) : [];
+  const index = items.findIndex((item) => item === null || typeof item !== 'object' || Array.isArray(item));
+  return index >= 0 ? `${property}.${index} must be an object` : `each value in ${property} must be an object`;
+}
+
+/**
+ * An optional list (not nullable) of at most `maxItems` objects, each validated as `item`. The object check
+ * comes before the nested validation: `ValidateNested` walks into an item that is itself an array and finds
+ * nothing to check, so `[[]]` used to pass and store an item with its required fields missing.
+ */
 export const ItemList = (item: ClassType<object>, maxItems: number): PropertyDecorator =>
   applyDecorators(
     ApiPropertyOptional({ type: [item], maxItems, default: [] }),
     IsArray(),
     ArrayMaxSize(maxItems),
+    IsObject({ each: true, message: firstItemNotObject }),
     Type(() => item),
     ValidateNested({ each: true }),
     IsOmittable(),

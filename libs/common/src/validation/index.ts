@@ -5,3 +5,4 @@ export * from './validation.pipe.js';
 export * from './id-param.js';
 export * from './present-fields.js';
 export * from './fields.js';
+export * from './json-shape.js';

@@ -72,6 +72,16 @@ describe(describeValidationErrors.name, () => {
     expect(describeValidationErrors([error])).toEqual(['insurance.0.amount: must be positive']);
   });
 
+  it('keeps the item a rule names (`insurance.0 must be an object`) under the full path', () => {
+    const error: ValidationError = {
+      property: 'insurance',
+      constraints: { isObject: 'insurance.0 must be an object' },
+      children: [],
+    };
+    expect(describeValidationErrors([error])).toEqual(['insurance.0 must be an object']);
+    expect(describeValidationErrors([error], 'contractor')).toEqual(['contractor.insurance.0 must be an object']);
+  });
+
   it('treats the field name as a prefix only when a space follows it', () => {
     const error: ValidationError = {
       property: 'name',

@@ -11,7 +11,8 @@ export function describeValidationErrors(errors: ValidationError[], parentPath =
       if (message.startsWith(`property ${error.property} `)) {
         return `property ${path}${message.slice(`property ${error.property}`.length)}`;
       }
-      if (message.startsWith(`${error.property} `)) {
+      // `insurance.0 must be an object`: a rule about one item of the list names the item.
+      if (message.startsWith(`${error.property} `) || message.startsWith(`${error.property}.`)) {
         return `${path}${message.slice(error.property.length)}`;
       }
       if (message.startsWith(`each value in ${error.property} `)) {

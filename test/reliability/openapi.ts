@@ -1,0 +1,130 @@
+/**
+ * The served OpenAPI document, read as the reliability suite needs it: every operation with its parameters
+ * and body schema, `$ref`/`allOf` resolved. The suite generates its requests from this, so a route added to
+ * the API is fuzzed and swept without a test written for it.
+ */
+
+export interface Schema {
+  $ref?: string;
+  allOf?: Schema[];
+  type?: string;
+  format?: string;
+  enum?: unknown[];
+  nullable?: boolean;
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: boolean;
+  maxItems?: number;
+  items?: Schema;
+  properties?: Record<string, Schema>;
+  required?: string[];
+  pattern?: string;
+  default?: unknown;
+  example?: unknown;
+}
+
+export interface Parameter {
+  name: string;
+  in: 'path' | 'query' | 'header' | 'cookie';
+  required?: boolean;
+  schema?: Schema;
+}
+
+interface OperationObject {
+  parameters?: Parameter[];
+  requestBody?: { content?: Record<string, { schema?: Schema }> };
+  security?: unknown[];
+}
+
+export interface OpenApiDocument {
+  paths: Record<string, Record<string, OperationObject>>;
+  components?: { schemas?: Record<string, Schema> };
+  security?: unknown[];
+}
+
+export interface Operation {
+  /** `PUT /v1/units/{unitId}`: names the operation in failures and figures. */
+  name: string;
+  method: string;
+  path: string;
+  pathParams: Parameter[];
+  query: Parameter[];
+  headers: Parameter[];
+  /** The JSON body's schema, resolved; undefined when the operation takes no body. */
+  body?: Schema;
+  /** Whether the operation needs an API key. */
+  secured: boolean;
+}
+
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+
+/** The schema with `$ref` and a single-branch `allOf` (how the plugin writes enums) replaced by their target. */
+export function resolveSchema(doc: OpenApiDocument, schema: Schema | undefined): Schema {
+  if (!schema) return {};
+  if (schema.$ref) {
+    const name = schema.$ref.replace('#/components/schemas/', '');
+    const target = doc.components?.schemas?.[name];
+    if (!target) throw new Error(`the document refers to a schema it does not define: ${schema.$ref}`);
+    return resolveSchema(doc, target);
+  }
+  if (schema.allOf) {
+    const { allOf, ...own } = schema;
+    return Object.assign({}, ...allOf.map((part) => resolveSchema(doc, part)), own) as Schema;
+  }
+  return schema;
+}
+
+export function operationsOf(doc: OpenApiDocument): Operation[] {
+  const operations: Operation[] = [];
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const method of METHODS) {
+      const operation = item[method];
+      if (!operation) continue;
+      const parameters = operation.parameters ?? [];
+      const bodySchema = operation.requestBody?.content?.['application/json']?.schema;
+      operations.push({
+        name: `${method.toUpperCase()} ${path}`,
+        method: method.toUpperCase(),
+        path,
+        pathParams: parameters.filter((parameter) => parameter.in === 'path'),
+        query: parameters.filter((parameter) => parameter.in === 'query'),
+        headers: parameters.filter((parameter) => parameter.in === 'header'),
+        body: bodySchema ? resolveSchema(doc, bodySchema) : undefined,
+        secured: (operation.security ?? doc.security ?? []).length > 0,
+      });
+    }
+  }
+  return operations;
+}
+
+/**
+ * Collections whose records are named by a path parameter: `unitId` → `/v1/units`, from the item path
+ * `/v1/units/{unitId}` whose parent offers POST. A body field of the same name (`unitId`, or `unitIds` for a
+ * list) links to a record of that collection.
+ */
+export function collectionsByParameter(operations: Operation[]): Map<string, string> {
+  const creatable = new Set(operations.filter((op) => op.method === 'POST').map((op) => op.path));
+  const collections = new Map<string, string>();
+  for (const { path } of operations) {
+    const match = /^(.*)\/\{(\w+)\}$/.exec(path);
+    if (match && creatable.has(match[1])) collections.set(match[2], match[1]);
+  }
+  return collections;
+}
+
+/** The path parameter a body field links through: `unitId` and `unitIds` → `unitId`; undefined if none. */
+export function linkedParameter(field: string, collections: Map<string, string>): string | undefined {
+  const singular = field.endsWith('Ids') ? field.slice(0, -1) : field;
+  return collections.has(singular) ? singular : undefined;
+}
+
+/** `/v1/units/{unitId}` with each parameter replaced (percent-encoded) by `values`. */
+export function fillPath(path: string, values: Record<string, string>): string {
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = values[name];
+    if (value === undefined) throw new Error(`no value for path parameter ${name} of ${path}`);
+    return encodeURIComponent(value);
+  });
+}

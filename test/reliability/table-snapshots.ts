@@ -1,0 +1,52 @@
+import type { TestApp } from '../support/test-app.js';
+
+/**
+ * Stored answers of `Idempotency-Key` requests: a refused request with a key is stored by design (a retry
+ * gets the same 4xx), so this table may grow while nothing else may.
+ */
+const IDEMPOTENCY_TABLE = 'idempotency_keys';
+/** Written at most once a minute per key on use, refused request or not: bookkeeping, not data. */
+const BOOKKEEPING_COLUMNS = ['last_used_at'];
+
+const rowText = `(to_jsonb(t) - '{${BOOKKEEPING_COLUMNS.join(',')}}'::text[])::text`;
+
+/** Every table of the public schema but the idempotency store. */
+export async function watchedTables(sut: TestApp): Promise<string[]> {
+  const rows = await sut.sql<{ name: string }>(
+    `SELECT table_name AS name FROM information_schema.tables
+      WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name <> $1 ORDER BY table_name`,
+    [IDEMPOTENCY_TABLE],
+  );
+  return rows.map((row) => row.name);
+}
+
+/** One checksum per table over all its rows, in one round trip: cheap enough to take after every batch. */
+export async function tableChecksums(sut: TestApp, tables: string[]): Promise<Record<string, string>> {
+  const columns = tables.map(
+    (table) =>
+      `(SELECT coalesce(md5(string_agg(${rowText}, '' ORDER BY ${rowText})), '') FROM "${table}" t) AS "${table}"`,
+  );
+  const [row] = await sut.sql<Record<string, string>>(`SELECT ${columns.join(', ')}`);
+  return row;
+}
+
+/** Every row of every table, as text, to count what changed between two snapshots. */
+export async function tableRows(sut: TestApp, tables: string[]): Promise<Map<string, Set<string>>> {
+  const snapshot = new Map<string, Set<string>>();
+  for (const table of tables) {
+    const rows = await sut.sql<{ row: string }>(`SELECT ${rowText} AS row FROM "${table}" t`);
+    snapshot.set(table, new Set(rows.map((entry) => entry.row)));
+  }
+  return snapshot;
+}
+
+/** Rows added, removed or changed (a changed row counts once as removed and once as added). */
+export function rowsChanged(before: Map<string, Set<string>>, after: Map<string, Set<string>>): number {
+  let changed = 0;
+  for (const [table, rows] of before) {
+    const later = after.get(table) ?? new Set<string>();
+    for (const row of rows) if (!later.has(row)) changed++;
+    for (const row of later) if (!rows.has(row)) changed++;
+  }
+  return changed;
+}

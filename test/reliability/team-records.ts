@@ -1,0 +1,120 @@
+import { expect } from '@jest/globals';
+import {
+  collectionsByParameter,
+  linkedParameter,
+  resolveSchema,
+  type OpenApiDocument,
+  type Operation,
+  type Schema,
+} from './openapi.js';
+import type { RawHttpClient, RawResponse } from './raw-http.js';
+
+/** A record id per path parameter name (`unitId` → one of the team's units). */
+export type RecordIds = Map<string, string>;
+
+export const authorization = (apiKey: string): Record<string, string> => ({ Authorization: `Bearer ${apiKey}` });
+
+/** JSON of a response, or undefined when it has none or it is not JSON. */
+export function jsonOf(response: RawResponse): unknown {
+  try {
+    return JSON.parse(response.text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+interface SampleOptions {
+  /** Fill fields that link to another record (`unitId`, `unitIds`) from these ids; leave them out when absent. */
+  links?: RecordIds;
+  /** Include optional fields (not only required ones). */
+  optional: boolean;
+  collections: Map<string, string>;
+}
+
+/** A valid value for `schema`, the same every time; undefined when none can be made (a link with no record). */
+function sampleValue(doc: OpenApiDocument, raw: Schema | undefined, field: string, options: SampleOptions): unknown {
+  const schema = resolveSchema(doc, raw);
+  if (schema.enum) return schema.enum.includes(schema.default) ? schema.default : schema.enum[0];
+  const linked = linkedParameter(field, options.collections);
+  switch (schema.type) {
+    case 'string': {
+      if (schema.format === 'uuid') return linked ? options.links?.get(linked) : undefined;
+      if (schema.format === 'email') return 'reliability@example.com';
+      if (schema.format === 'date-time') return '2027-01-31';
+      const text = `Reliability ${field}`;
+      return text.slice(0, schema.maxLength ?? text.length);
+    }
+    case 'number':
+    case 'integer':
+      return typeof schema.example === 'number' ? schema.example : (schema.minimum ?? 0) + 1;
+    case 'boolean':
+      return true;
+    case 'array': {
+      const item = resolveSchema(doc, schema.items);
+      if (item.format === 'uuid') {
+        const id = linked ? options.links?.get(linked) : undefined;
+        return id ? [id] : [];
+      }
+      return [];
+    }
+    case 'object':
+      return sampleObject(doc, schema, options);
+    default:
+      return undefined;
+  }
+}
+
+/** A valid body for an object schema: its required fields, and its optional ones when asked. */
+export function sampleObject(doc: OpenApiDocument, raw: Schema, options: SampleOptions): Record<string, unknown> {
+  const schema = resolveSchema(doc, raw);
+  const required = new Set(schema.required ?? []);
+  const body: Record<string, unknown> = {};
+  for (const [field, property] of Object.entries(schema.properties ?? {})) {
+    if (!required.has(field) && !options.optional) continue;
+    const value = sampleValue(doc, property, field, options);
+    if (value !== undefined) body[field] = value;
+  }
+  return body;
+}
+
+/**
+ * Creates one record of every collection the document lets a client create, through its documented POST, as
+ * the team of `apiKey`. Collections that link to others (a work order needs a unit) wait until those exist.
+ * Returns the new ids by path parameter name.
+ */
+export async function createOneOfEach(
+  doc: OpenApiDocument,
+  operations: Operation[],
+  client: RawHttpClient,
+  apiKey: string,
+): Promise<RecordIds> {
+  const collections = collectionsByParameter(operations);
+  const ids: RecordIds = new Map();
+  let pending = [...collections.entries()];
+  while (pending.length > 0) {
+    const waiting: typeof pending = [];
+    for (const [parameter, collection] of pending) {
+      const create = operations.find((op) => op.method === 'POST' && op.path === collection);
+      const schema = create?.body ?? { type: 'object' };
+      const body = sampleObject(doc, schema, { links: ids, optional: true, collections });
+      const missing = (schema.required ?? []).filter((field) => body[field] === undefined);
+      if (missing.length > 0) {
+        waiting.push([parameter, collection]);
+        continue;
+      }
+      const response = await client.send({
+        method: 'POST',
+        path: collection,
+        headers: { ...authorization(apiKey), 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      expect({ collection, status: response.status }).toEqual({ collection, status: 201 });
+      ids.set(parameter, (jsonOf(response) as { data: { id: string } }).data.id);
+    }
+    if (waiting.length === pending.length) {
+      throw new Error(`cannot create records of ${waiting.map(([, path]) => path).join(', ')}: unmet links`);
+    }
+    pending = waiting;
+  }
+  return ids;
+}
