@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { ApiKeyCache, ApiKeysService, hashApiKey } from '@app/common';
 import { bearer, createTestApp, type TestApp } from './support/test-app.js';
 
 // Keys are cached per instance; a trigger announces revocations (LISTEN/NOTIFY) and the cache is only used
@@ -69,6 +70,49 @@ describe('API key cache', () => {
       expect((await read(team)).status).toBe(401);
     } finally {
       await sut.sql('ALTER TABLE api_keys ENABLE TRIGGER api_keys_notify_revoked');
+    }
+  });
+});
+
+describe('API key cache on two instances of one database', () => {
+  let first: TestApp;
+  let second: TestApp;
+  beforeAll(async () => {
+    first = await createTestApp();
+    second = await createTestApp({ databaseUrl: first.databaseUrl });
+  });
+  afterAll(async () => {
+    await second?.close();
+    await first?.close();
+  });
+
+  const read = (sut: TestApp, key: { apiKey: string }) =>
+    sut
+      .http()
+      .get('/v1/contractors')
+      .set(...bearer(key));
+
+  /** Reads until the instance answers this key from its cache (the listener connects lazily, then fills it). */
+  async function warm(sut: TestApp, key: { apiKey: string }): Promise<void> {
+    const cache = sut.app.get(ApiKeyCache, { strict: false });
+    for (let i = 0; i < 200; i++) {
+      expect((await read(sut, key)).status).toBe(200);
+      if (cache.holds(hashApiKey(key.apiKey))) return;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    throw new Error('the key never reached the cache');
+  }
+
+  it('refuses a key revoked by plain SQL on the very next request to either instance, every time', async () => {
+    const team = await first.createTeam();
+    const keys = first.app.get(ApiKeysService);
+    for (let round = 0; round < 50; round++) {
+      const key = await keys.createKey(team.teamId, `round ${round}`);
+      await warm(first, key);
+      await warm(second, key);
+      await first.sql('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [key.apiKeyId]);
+      const [onFirst, onSecond] = await Promise.all([read(first, key), read(second, key)]);
+      expect({ round, first: onFirst.status, second: onSecond.status }).toEqual({ round, first: 401, second: 401 });
     }
   });
 });

@@ -8,6 +8,13 @@ export const REVOCATION_CHANNEL = 'api_key_revoked';
 const MAX_ENTRIES = 10_000;
 const ENTRY_TTL_MS = 5 * 60_000;
 const RECONNECT_MS = 1_000;
+/**
+ * The round trip that confirms a cached key: an empty query, the cheapest one the protocol has (no parse, plan
+ * or snapshot; about a third of `SELECT 1`), yet answered with ReadyForQuery like any other.
+ */
+const SYNC_QUERY = '';
+/** A listening connection that cannot answer the sync within this is treated as lost (requests read keys). */
+const SYNC_TIMEOUT_MS = 5_000;
 
 interface Entry {
   caller: Caller;
@@ -15,10 +22,29 @@ interface Entry {
 }
 
 /**
- * Known-good API keys by hash, so most requests skip the key lookup. Correctness rests on invalidation:
- * a trigger announces every revocation on `api_key_revoked` (LISTEN/NOTIFY, delivered at commit to every
- * instance), and the cache is only used while this instance is listening — when the listening connection
- * drops, the cache is emptied and every request reads the database until it listens again.
+ * Known-good API keys by hash, so most requests skip the key lookup (an index read on a pooled connection).
+ *
+ * Invalidation: a trigger announces every revocation on `api_key_revoked` (LISTEN/NOTIFY) in the revoking
+ * transaction, and one connection per instance listens. That alone races: the notification reaches this process
+ * some time after the revocation commits, so a request sent right after the commit could still hit the cache.
+ * No instance can rule that out without hearing from PostgreSQL after the request arrived, because the request
+ * itself carries no news of the revocation. So a cached key is only served after a round trip on the listening
+ * connection that BEGAN AFTER the request arrived:
+ *
+ * 1. A committing transaction puts its notifications in the queue before it commits and signals every
+ *    listening backend before its client is told the commit is done (PostgreSQL's async.c). So when the
+ *    revoker's next request reaches us, that signal has already been sent to our listener's backend.
+ * 2. That signal left before our query did, so the backend has taken it by the time it reads the query, and
+ *    it sends pending notifications before the query's ReadyForQuery (postgres.c: `ProcessNotifyInterrupt`
+ *    just before it goes idle).
+ * 3. One connection is an ordered stream, and `pg` emits 'notification' as it parses each message, so the
+ *    handler below has deleted the entry before the query's promise settles. We then look again: an entry
+ *    that survived the round trip was not revoked before the request arrived.
+ *
+ * The round trip is shared: every request that arrives while one is under way waits for the next one, so at
+ * most one is in flight and one queued, whatever the request rate. It is an empty query on the listening
+ * connection, never a pooled one. When the listening connection is lost, the cache is emptied and every request
+ * reads the database until it listens again; any failure of the round trip also falls back to the database.
  */
 @Injectable()
 export class ApiKeyCache implements OnApplicationShutdown {
@@ -27,12 +53,20 @@ export class ApiKeyCache implements OnApplicationShutdown {
   private listener?: pg.Client;
   private listening = false;
   private closed = false;
-  /** Bumped by every revocation: a lookup that started before one must not fill the cache. */
+  private reconnectTimer?: NodeJS.Timeout;
+  /** Bumped by every revocation and listener change: a lookup that started before one must not fill the cache. */
   private generation = 0;
+  /** The round trip on the listening connection under way, and the one that starts when it ends. */
+  private syncInFlight?: Promise<void>;
+  private syncQueued?: Promise<void>;
 
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  get(hash: string, now: number): Caller | undefined {
+  /**
+   * The cached caller for a key hash, once a round trip begun after this call confirms that no revocation of it
+   * committed before (see the class comment); undefined means: read the database.
+   */
+  async get(hash: string, now: number): Promise<Caller | undefined> {
     if (!this.listening) {
       this.startListening();
       return undefined;
@@ -43,7 +77,18 @@ export class ApiKeyCache implements OnApplicationShutdown {
       this.entries.delete(hash);
       return undefined;
     }
-    return entry.caller;
+    try {
+      await this.sync();
+    } catch {
+      return undefined;
+    }
+    // A revocation heard during the round trip deleted the entry; a lost listener emptied the cache.
+    return this.listening && this.entries.get(hash) === entry ? entry.caller : undefined;
+  }
+
+  /** Whether this key hash is cached now (for tests and diagnostics; `get` still confirms before serving). */
+  holds(hash: string): boolean {
+    return this.listening && this.entries.has(hash);
   }
 
   /** A token to pass back to `set`, taken before the database lookup. */
@@ -65,8 +110,48 @@ export class ApiKeyCache implements OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     this.closed = true;
+    clearTimeout(this.reconnectTimer);
     this.stopListening();
-    await this.listener?.end().catch(() => undefined);
+    const listener = this.listener;
+    this.listener = undefined;
+    await listener?.end().catch(() => undefined);
+  }
+
+  /** Resolves after a round trip on the listening connection that began no earlier than this call. */
+  private sync(): Promise<void> {
+    // The queued round trip has not begun yet, so it serves this caller too.
+    if (this.syncQueued) return this.syncQueued;
+    const inFlight = this.syncInFlight;
+    if (!inFlight) return this.startSync();
+    // The one in flight may have begun before this request arrived: wait for the next.
+    const queued = inFlight
+      .catch(() => undefined)
+      .then(() => {
+        this.syncQueued = undefined;
+        return this.startSync();
+      });
+    this.syncQueued = queued;
+    return queued;
+  }
+
+  private startSync(): Promise<void> {
+    const listener = this.listener;
+    if (!listener || !this.listening) return Promise.reject(new Error('not listening'));
+    let timer: NodeJS.Timeout | undefined;
+    const roundTrip = new Promise<void>((resolve, reject) => {
+      // A watchdog only: it must never be what keeps a process alive.
+      timer = setTimeout(() => {
+        reject(new Error('sync timed out'));
+        this.lost(listener, `no answer to a sync within ${SYNC_TIMEOUT_MS} ms`);
+      }, SYNC_TIMEOUT_MS).unref();
+      listener.query(SYNC_QUERY).then(() => resolve(), reject);
+    }).finally(() => clearTimeout(timer));
+    this.syncInFlight = roundTrip;
+    const done = (): void => {
+      if (this.syncInFlight === roundTrip) this.syncInFlight = undefined;
+    };
+    roundTrip.then(done, done);
+    return roundTrip;
   }
 
   /** Connects lazily (the CLI never authenticates, so it never listens). */
@@ -79,25 +164,32 @@ export class ApiKeyCache implements OnApplicationShutdown {
       this.generation++;
       if (message.payload) this.entries.delete(message.payload);
     });
-    const lost = (reason: string): void => {
-      if (this.listener !== listener) return;
-      this.stopListening();
-      this.listener = undefined;
-      listener.end().catch(() => undefined);
-      if (!this.closed) {
-        this.log.warn(`revocation listener lost (${reason}); reading keys from the database until it is back`);
-        setTimeout(() => this.startListening(), RECONNECT_MS).unref();
-      }
-    };
-    listener.on('error', (error) => lost(error.message));
-    listener.on('end', () => lost('connection ended'));
+    listener.on('error', (error) => this.lost(listener, error.message));
+    listener.on('end', () => this.lost(listener, 'connection ended'));
     listener
       .connect()
       .then(() => listener.query(`LISTEN ${REVOCATION_CHANNEL}`))
       .then(() => {
-        if (this.listener === listener) this.listening = true;
+        if (this.listener !== listener || this.closed) return;
+        // Lookups that began before LISTEN took effect may have read a key whose revocation we never hear of.
+        this.generation++;
+        this.listening = true;
       })
-      .catch((error: Error) => lost(error.message));
+      .catch((error: Error) => this.lost(listener, error.message));
+  }
+
+  private lost(listener: pg.Client, reason: string): void {
+    if (this.listener !== listener) return;
+    this.stopListening();
+    this.listener = undefined;
+    listener.end().catch(() => undefined);
+    if (this.closed) return;
+    this.log.warn(`revocation listener lost (${reason}); reading keys from the database until it is back`);
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = undefined;
+      this.startListening();
+    }, RECONNECT_MS);
+    this.reconnectTimer.unref();
   }
 
   private stopListening(): void {

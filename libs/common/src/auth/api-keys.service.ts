@@ -85,7 +85,7 @@ export class ApiKeysService {
     if (!API_KEY_PATTERN.test(token)) return undefined;
     const hash = hashApiKey(token);
     const now = Date.now();
-    const cached = this.cache.get(hash, now);
+    const cached = await this.cache.get(hash, now);
     if (cached) {
       this.touch(cached.apiKeyId);
       return cached;
