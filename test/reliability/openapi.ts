@@ -32,15 +32,24 @@ export interface Parameter {
   schema?: Schema;
 }
 
+interface RequestBody {
+  $ref?: string;
+  content?: Record<string, { schema?: Schema }>;
+}
+
 interface OperationObject {
-  parameters?: Parameter[];
-  requestBody?: { content?: Record<string, { schema?: Schema }> };
+  parameters?: (Parameter | { $ref: string })[];
+  requestBody?: RequestBody;
   security?: unknown[];
 }
 
 export interface OpenApiDocument {
   paths: Record<string, Record<string, OperationObject>>;
-  components?: { schemas?: Record<string, Schema> };
+  components?: {
+    schemas?: Record<string, Schema>;
+    requestBodies?: Record<string, RequestBody>;
+    parameters?: Record<string, Parameter>;
+  };
   security?: unknown[];
 }
 
@@ -63,17 +72,27 @@ const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 /** The schema with `$ref` and a single-branch `allOf` (how the plugin writes enums) replaced by their target. */
 export function resolveSchema(doc: OpenApiDocument, schema: Schema | undefined): Schema {
   if (!schema) return {};
-  if (schema.$ref) {
-    const name = schema.$ref.replace('#/components/schemas/', '');
-    const target = doc.components?.schemas?.[name];
-    if (!target) throw new Error(`the document refers to a schema it does not define: ${schema.$ref}`);
-    return resolveSchema(doc, target);
-  }
+  if (schema.$ref) return resolveSchema(doc, component<Schema>(doc, schema.$ref));
   if (schema.allOf) {
     const { allOf, ...own } = schema;
     return Object.assign({}, ...allOf.map((part) => resolveSchema(doc, part)), own) as Schema;
   }
   return schema;
+}
+
+/** A component the document refers to (`#/components/<kind>/<name>`). */
+function component<T>(doc: OpenApiDocument, ref: string): T {
+  const [, , kind, name] = ref.split('/');
+  const found = (doc.components as Record<string, Record<string, unknown> | undefined> | undefined)?.[kind]?.[name];
+  if (found === undefined) throw new Error(`the document refers to a component it does not define: ${ref}`);
+  return found as T;
+}
+
+function bodySchemaOf(doc: OpenApiDocument, operation: OperationObject): Schema | undefined {
+  const body = operation.requestBody?.$ref
+    ? component<RequestBody>(doc, operation.requestBody.$ref)
+    : operation.requestBody;
+  return body?.content?.['application/json']?.schema;
 }
 
 export function operationsOf(doc: OpenApiDocument): Operation[] {
@@ -82,8 +101,10 @@ export function operationsOf(doc: OpenApiDocument): Operation[] {
     for (const method of METHODS) {
       const operation = item[method];
       if (!operation) continue;
-      const parameters = operation.parameters ?? [];
-      const bodySchema = operation.requestBody?.content?.['application/json']?.schema;
+      const parameters = (operation.parameters ?? []).map((parameter) =>
+        '$ref' in parameter ? component<Parameter>(doc, parameter.$ref) : parameter,
+      );
+      const bodySchema = bodySchemaOf(doc, operation);
       operations.push({
         name: `${method.toUpperCase()} ${path}`,
         method: method.toUpperCase(),
