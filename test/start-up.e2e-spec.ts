@@ -4,7 +4,7 @@ import { rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { createTestDatabase } from './support/test-app.js';
+import { createTestDatabase, dropTestDatabase } from './support/test-app.js';
 
 /** Built by the test script (`scripts/ensure-build.mjs`) before Jest starts: the service as `npm start` runs it. */
 const MAIN = fileURLToPath(new URL('../dist/apps/api/src/main.js', import.meta.url));
@@ -84,6 +84,12 @@ const jsonLines = (text: string) =>
 
 describe('start-up', () => {
   let busy: Server;
+  const databases: string[] = [];
+  const testDatabase = async (): Promise<string> => {
+    const url = await createTestDatabase();
+    databases.push(url);
+    return url;
+  };
 
   beforeAll(async () => {
     busy = await holdPort();
@@ -92,13 +98,15 @@ describe('start-up', () => {
     // A failed test must not leave a service (and its embedded database) running.
     for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     await new Promise((resolve) => busy.close(resolve));
+    // The services were handed these databases; nothing else drops them.
+    await Promise.all(databases.map((url) => dropTestDatabase(url)));
   });
 
   it(
     'prints a handful of lines, only after the port is bound, and stops cleanly on SIGTERM',
     async () => {
       const port = await freePort();
-      const service = startService({ PORT: String(port), DATABASE_URL: await createTestDatabase() });
+      const service = startService({ PORT: String(port), DATABASE_URL: await testDatabase() });
       await waitFor(() => service.output().includes('Created a demo team'), 'the start-up lines');
       expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
 
@@ -126,7 +134,7 @@ describe('start-up', () => {
     'with its port busy, says so in one line and exits non-zero without claiming to have started',
     async () => {
       const port = portOf(busy);
-      const service = startService({ PORT: String(port), DATABASE_URL: await createTestDatabase() });
+      const service = startService({ PORT: String(port), DATABASE_URL: await testDatabase() });
       expect(await service.exited).toBe(1);
       const lines = jsonLines(service.output());
       expect(lines.filter((line) => line.level === 'fatal').map((line) => line.msg)).toEqual([
