@@ -59,6 +59,16 @@ export async function dropTestDatabase(url: string): Promise<void> {
   const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_SERVER_URL });
   await admin.connect();
   try {
+    // Connections still saying goodbye (a pool's clients end asynchronously) would be killed mid-close by FORCE,
+    // and the test process would see their 57P01 as an unhandled error: give them up to 2 s to go first.
+    for (let attempt = 0; attempt < 40; attempt++) {
+      const { rows } = await admin.query<{ sessions: number }>(
+        'SELECT count(*)::int AS sessions FROM pg_stat_activity WHERE datname = $1',
+        [name],
+      );
+      if ((rows[0]?.sessions ?? 0) === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
   } finally {
     await admin.end();
