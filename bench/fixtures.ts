@@ -109,6 +109,10 @@ async function undoCreates(client: pg.Client, teamId: string, seededNumber: numb
     seededNumber,
   ]);
   await client.query('UPDATE teams SET last_work_order_number = $2 WHERE id = $1', [teamId, seededNumber]);
+  // The events (and webhook deliveries) the run's writes recorded go too, so runs stay comparable.
+  await client.query('DELETE FROM webhook_endpoints WHERE team_id = $1', [teamId]);
+  await client.query('DELETE FROM events WHERE team_id = $1', [teamId]);
+  await client.query('DELETE FROM event_sequences WHERE team_id = $1', [teamId]);
   return removed.rowCount ?? 0;
 }
 

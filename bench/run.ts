@@ -83,7 +83,12 @@ async function loadTest(
     // Alternate who goes first, so neither always runs on a warmer database.
     const order = index % 2 === 0 ? [service, floor] : [floor, service];
     const measured = new Map<string, LoadResult>();
-    for (const server of order) measured.set(server.name, await measure(server, scenario, fixtures));
+    const undo = await scenario.setup?.(database.url, fixtures);
+    try {
+      for (const server of order) measured.set(server.name, await measure(server, scenario, fixtures));
+    } finally {
+      await undo?.();
+    }
     results.push({
       scenario: scenario.name,
       service: measured.get('service') as LoadResult,

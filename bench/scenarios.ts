@@ -1,3 +1,6 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pg from 'pg';
 import type { Fixtures } from './fixtures.js';
 import type { NextRequest } from './lib/load.js';
 import { COMMON_STREET, PROBLEMS, ROOMS } from './seed/vocabulary.js';
@@ -6,6 +9,50 @@ export interface Scenario {
   name: string;
   /** A request generator; both servers get a fresh one built from the same fixtures. */
   requests: (fixtures: Fixtures) => () => NextRequest;
+  /** Prepares the scenario (before both servers run it); returns what undoes it. */
+  setup?: (databaseUrl: string, fixtures: Fixtures) => Promise<() => Promise<void>>;
+}
+
+/**
+ * One active webhook endpoint for the big team, answered by a receiver in this process (204 at once), so every
+ * POST also queues a delivery that the service sends while the load runs. Made by SQL: the service checks URLs at
+ * creation, and the bench runs it with WEBHOOKS_ALLOW_PRIVATE so it may deliver to 127.0.0.1.
+ */
+async function oneWebhookEndpoint(databaseUrl: string, fixtures: Fixtures): Promise<() => Promise<void>> {
+  let received = 0;
+  const receiver = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      received++;
+      response.statusCode = 204;
+      response.end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(
+      `INSERT INTO webhook_endpoints (team_id, id, url, secret, created_at, updated_at)
+       VALUES ($1, gen_random_uuid(), $2, $3, now(), now())`,
+      [fixtures.teamId, url, `whsec_${Buffer.alloc(32, 1).toString('base64')}`],
+    );
+  } finally {
+    await client.end();
+  }
+  return async () => {
+    const cleanup = new pg.Client({ connectionString: databaseUrl });
+    await cleanup.connect();
+    try {
+      await cleanup.query('DELETE FROM webhook_endpoints WHERE team_id = $1', [fixtures.teamId]);
+    } finally {
+      await cleanup.end();
+    }
+    receiver.closeAllConnections();
+    await new Promise((resolve) => receiver.close(resolve));
+    process.stderr.write(`[bench]   the webhook receiver got ${received} deliveries\n`);
+  };
 }
 
 function cycle<T>(items: T[]): () => T {
@@ -69,6 +116,12 @@ export const SCENARIOS: Scenario[] = [
       const next = postWorkOrders(fixtures);
       return () => ({ ...next(), headers: { 'Idempotency-Key': `bench-${RUN}-${++keySequence}` } });
     },
+  },
+  {
+    // The outbox's cost on the write path: each POST also queues a delivery, which the service sends meanwhile.
+    name: 'POST work order, one webhook endpoint',
+    requests: (fixtures) => postWorkOrders(fixtures),
+    setup: oneWebhookEndpoint,
   },
   {
     name: 'PUT work order status',

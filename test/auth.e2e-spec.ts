@@ -41,6 +41,16 @@ const ROUTES: Route[] = [
   { method: 'get', path: '/v1/work-orders/{workOrderId}' },
   { method: 'put', path: '/v1/work-orders/{workOrderId}' },
   { method: 'delete', path: '/v1/work-orders/{workOrderId}' },
+  { method: 'get', path: '/v1/events' },
+  { method: 'post', path: '/v1/webhook-endpoints' },
+  { method: 'get', path: '/v1/webhook-endpoints' },
+  { method: 'get', path: '/v1/webhook-endpoints/{endpointId}' },
+  { method: 'put', path: '/v1/webhook-endpoints/{endpointId}' },
+  { method: 'delete', path: '/v1/webhook-endpoints/{endpointId}' },
+  { method: 'post', path: '/v1/webhook-endpoints/{endpointId}/rotate-secret' },
+  { method: 'post', path: '/v1/webhook-endpoints/{endpointId}/test' },
+  { method: 'get', path: '/v1/webhook-endpoints/{endpointId}/deliveries' },
+  { method: 'post', path: '/v1/webhook-endpoints/{endpointId}/deliveries/{deliveryId}/retry' },
 ];
 
 interface Answer {

@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import request from 'supertest';
 import { bearer, createTestApp, createTestDatabase, type TestApp } from './support/test-app.js';
 import { expectError, UUID } from './support/assertions.js';
 
@@ -27,16 +28,17 @@ describe('admin CLI', () => {
   let sut: TestApp;
   let db: pg.Client;
 
-  function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  function cli(args: string[], env: Record<string, string> = {}, input?: string): Promise<Run> {
     return new Promise((resolve, reject) => {
       const child = spawn(process.execPath, [CLI, ...args], {
         env: { ...process.env, DATABASE_URL: databaseUrl, ...env },
-        stdio: ['ignore', 'pipe', 'pipe'],
+        stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
       });
+      if (input !== undefined) child.stdin?.end(input);
       let stdout = '';
       let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
       child.on('error', reject);
       child.on('close', (code) => resolve({ code, stdout, stderr }));
     });
@@ -128,7 +130,10 @@ describe('admin CLI', () => {
       ]);
       const secrets = [team.apiKey, second.apiKey, ...rows.map((row) => row.key_hash)];
       expect(secrets.filter((secret) => run.stdout.includes(secret))).toEqual([]);
-      expect(run.stdout).not.toContain('ppk_');
+      // Only the prefix that tells keys apart (as the dashboard shows it), never more of a key.
+      expect(keys.map((key) => key.prefix).sort()).toEqual(
+        [team.apiKey.slice(0, 12), second.apiKey.slice(0, 12)].sort(),
+      );
     });
 
     it('keys revoke refuses the key on the next request and leaves the team’s other key working', async () => {
@@ -196,5 +201,89 @@ describe('admin CLI', () => {
     ['keys revoke for an unknown key', ['keys', 'revoke', randomUUID()], /key not found/i],
   ])('refuses %s', async (_, args, message) => {
     expect(expectFailure(await cli(args))).toMatch(message);
+  });
+
+  describe('help, teams list, users and key options', () => {
+    it('--help prints the usage on stdout and exits 0', async () => {
+      const run = await cli(['--help']);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain('teams list');
+      expect(run.stdout).toContain('users create --team <teamId> --email <email>');
+      expect(run.stderr).toBe('');
+    });
+
+    it('teams list shows every team with its number of live keys', async () => {
+      const team = expectCreatedKey(await cli(['teams', 'create', '--name', 'Listed Lettings']));
+      const teams = onlyLine(await cli(['teams', 'list'])) as Array<Record<string, unknown>>;
+      expect(teams.find((entry) => entry.teamId === team.teamId)).toEqual({
+        teamId: team.teamId,
+        name: 'Listed Lettings',
+        createdAt: expect.any(String),
+        keys: 1,
+      });
+    });
+
+    it('users create reads the password from standard input; the account signs in to the dashboard', async () => {
+      const team = expectCreatedKey(await cli(['teams', 'create', '--name', 'Users Lettings']));
+      const password = 'a long enough password';
+      const created = onlyLine(
+        await cli(
+          ['users', 'create', '--team', team.teamId, '--email', 'clerk@users-lettings.co.uk'],
+          {},
+          `${password}\n`,
+        ),
+      ) as Record<string, unknown>;
+      expect(Object.keys(created)).toEqual(['userId']);
+      expect(created.userId).toMatch(UUID);
+      const { rows } = await db.query<{ password_hash: string }>('SELECT password_hash FROM users WHERE id = $1', [
+        created.userId,
+      ]);
+      expect(rows[0].password_hash).toMatch(/^scrypt\$/);
+      expect(rows[0].password_hash).not.toContain(password);
+
+      const agent = request.agent(sut.app.getHttpServer());
+      const form = await agent.get('/dashboard/sign-in').expect(200);
+      const token = /name="_csrf" value="([^"]+)"/.exec(form.text)?.[1] ?? '';
+      await agent
+        .post('/dashboard/sign-in')
+        .type('form')
+        .send({ _csrf: token, email: 'clerk@users-lettings.co.uk', password })
+        .expect(303)
+        .expect('Location', '/dashboard/keys');
+    });
+
+    it('users create refuses a short password and a taken email', async () => {
+      const team = expectCreatedKey(await cli(['teams', 'create', '--name', 'Strict Lettings']));
+      const args = ['users', 'create', '--team', team.teamId, '--email', 'owner@strict-lettings.co.uk'];
+      expect(expectFailure(await cli(args, {}, 'short\n'))).toBe('Password must be at least 12 characters');
+      onlyLine(await cli(args, {}, 'long enough password\n'));
+      expect(expectFailure(await cli(args, {}, 'another long password\n'))).toBe(
+        'An account with this email already exists',
+      );
+    });
+
+    it('keys create --access read_only makes a key that reads but cannot write', async () => {
+      const team = expectCreatedKey(await cli(['teams', 'create', '--name', 'Readers Lettings']));
+      const key = expectCreatedKey(
+        await cli(['keys', 'create', '--team', team.teamId, '--name', 'reports', '--access', 'read_only']),
+      );
+      await sut
+        .http()
+        .get('/v1/units')
+        .set(...bearer(key.apiKey))
+        .expect(200);
+      await sut
+        .http()
+        .post('/v1/landlords')
+        .set(...bearer(key.apiKey))
+        .send({ name: 'Refused' })
+        .expect(403);
+      expect(expectFailure(await cli(['keys', 'create', '--team', team.teamId, '--access', 'admin']))).toBe(
+        '--access must be read_write or read_only',
+      );
+      expect(expectFailure(await cli(['keys', 'create', '--team', team.teamId, '--expires', '2001-01-01']))).toBe(
+        '--expires must be in the future',
+      );
+    });
   });
 });

@@ -76,7 +76,7 @@ describe('typed client (libs/client) against the real app', () => {
   }
 
   beforeAll(async () => {
-    sut = await createTestApp();
+    sut = await createTestApp({ config: { WEBHOOKS_ALLOW_HTTP: true, WEBHOOKS_ALLOW_PRIVATE: true } });
     baseUrl = await serve(sut);
     ({ apiKey } = await sut.createTeam('Client team'));
     client = clientWith();
@@ -380,6 +380,59 @@ describe('typed client (libs/client) against the real app', () => {
     };
     await expect(walk()).rejects.toThrow(PortfolioApiError);
     await expect(walk()).rejects.toThrow(/pageSize/);
+  });
+
+  it('events follows the feed from a cursor, page by page, each event once', async () => {
+    const collect = async (options: Parameters<PortfolioClient['events']>[0]) => {
+      const seen: Array<{ id: string; type: string; name: unknown }> = [];
+      for await (const event of client.events(options)) {
+        seen.push({ id: event.id, type: event.type, name: (event.data.object as { name?: unknown }).name });
+      }
+      return seen;
+    };
+    const before = await collect({ limit: 100 });
+    const cursor = before.at(-1)?.id;
+    for (const name of ['Feed A', 'Feed B', 'Feed C']) await client.POST('/v1/landlords', { body: { name } });
+    resetRecords();
+    const fresh = await collect({ after: cursor, limit: 2 });
+    expect(fresh.map((event) => `${event.type} ${String(event.name)}`)).toEqual([
+      'landlord.created Feed A',
+      'landlord.created Feed B',
+      'landlord.created Feed C',
+    ]);
+    expect(sent).toHaveLength(2);
+    expect(await collect({ after: fresh.at(-1)?.id })).toEqual([]);
+    expect(await collect({ after: cursor, types: ['tenant.deleted'] })).toEqual([]);
+  });
+
+  it('manages webhook endpoints and their deliveries, with types from the document', async () => {
+    const created = ok(
+      await client.POST('/v1/webhook-endpoints', {
+        body: { url: 'http://127.0.0.1:9/hooks', types: ['landlord.created'], description: 'Client hook' },
+      }),
+    ).data;
+    expect(created.secret).toMatch(/^whsec_/);
+    const path = { params: { path: { endpointId: created.id } } };
+    expect(ok(await client.GET('/v1/webhook-endpoints')).data.map((endpoint) => endpoint.id)).toContain(created.id);
+    expect(ok(await client.GET('/v1/webhook-endpoints/{endpointId}', path)).data.types).toEqual(['landlord.created']);
+    expect(
+      ok(await client.PUT('/v1/webhook-endpoints/{endpointId}', { ...path, body: { types: null } })).data.types,
+    ).toBeNull();
+    expect(ok(await client.POST('/v1/webhook-endpoints/{endpointId}/rotate-secret', path)).data.secret).not.toBe(
+      created.secret,
+    );
+    const ping = ok(await client.POST('/v1/webhook-endpoints/{endpointId}/test', path)).data;
+    expect(ping.type).toBe('ping');
+    const log = ok(await client.GET('/v1/webhook-endpoints/{endpointId}/deliveries', path)).data;
+    expect(log.map((delivery) => delivery.id)).toContain(ping.id);
+    const retried = ok(
+      await client.POST('/v1/webhook-endpoints/{endpointId}/deliveries/{deliveryId}/retry', {
+        params: { path: { endpointId: created.id, deliveryId: ping.id } },
+      }),
+    ).data;
+    expect(retried.state).toBe('pending');
+    const removed = await client.DELETE('/v1/webhook-endpoints/{endpointId}', path);
+    expect(removed.response.status).toBe(204);
   });
 
   it('has driven every operation the served document describes', async () => {

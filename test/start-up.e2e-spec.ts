@@ -107,12 +107,12 @@ describe('start-up', () => {
     async () => {
       const port = await freePort();
       const service = startService({ PORT: String(port), DATABASE_URL: await testDatabase() });
-      await waitFor(() => service.output().includes('Created a demo team'), 'the start-up lines');
+      await waitFor(() => service.output().includes('Demo dashboard account'), 'the start-up lines');
       expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
 
       const lines = jsonLines(service.output());
       expect(lines.map((line) => line.level)).toEqual(lines.map(() => 'info'));
-      expect(lines.length).toBeLessThanOrEqual(7);
+      expect(lines.length).toBeLessThanOrEqual(9);
       const text = lines.map((line) => line.msg).join('\n');
       expect(text).toMatch(/^Database: PostgreSQL at 127\.0\.0\.1:\d+\/ppa_test_/m);
       expect(text).toMatch(/^Migrations: /m);
@@ -120,6 +120,21 @@ describe('start-up', () => {
       expect(text).toContain(`Swagger UI http://localhost:${port}/docs`);
       expect(text).toContain(`http://localhost:${port}/health/ready`);
       expect(text).toMatch(/API key ppk_[0-9A-Za-z]{32,}/);
+      expect(text).toContain(`Dashboard (sign up, API keys, usage): http://localhost:${port}/dashboard`);
+      // The printed demo account signs in to the dashboard: no shell command needed to get a key.
+      const account = /sign in at \S+ with email (\S+) and password (\S+) /.exec(text);
+      expect(account?.[1]).toBe('demo@example.com');
+      const form = await fetch(`http://127.0.0.1:${port}/dashboard/sign-in`);
+      const cookie = (form.headers.get('set-cookie') ?? '').split(';')[0];
+      const token = /name="_csrf" value="([^"]+)"/.exec(await form.text())?.[1] ?? '';
+      const signIn = await fetch(`http://127.0.0.1:${port}/dashboard/sign-in`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ _csrf: token, email: account?.[1] ?? '', password: account?.[2] ?? '' }).toString(),
+      });
+      expect(signIn.status).toBe(303);
+      expect(signIn.headers.get('location')).toBe('/dashboard/keys');
       expect(text).not.toContain('/v1/health');
       expect(text).not.toContain('successfully started');
 

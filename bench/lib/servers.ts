@@ -46,6 +46,9 @@ export async function startServer(name: ServerUnderTest['name'], databaseUrl: st
     PORT: String(port),
     RATE_LIMIT_PER_MINUTE: UNREACHABLE_LIMIT,
     RATE_LIMIT_WRITES_PER_MINUTE: UNREACHABLE_LIMIT,
+    // The webhook scenario's receiver listens on 127.0.0.1 (http): allowed here only.
+    WEBHOOKS_ALLOW_HTTP: 'true',
+    WEBHOOKS_ALLOW_PRIVATE: 'true',
   };
   // The in-memory limiter, as the floor has: a Redis round trip would measure Redis, not the service.
   delete env.REDIS_URL;

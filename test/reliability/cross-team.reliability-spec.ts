@@ -10,7 +10,14 @@ import {
 } from './openapi.js';
 import { RawHttpClient, type RawResponse } from './raw-http.js';
 import { tableChecksums, watchedTables } from './table-snapshots.js';
-import { authorization, createOneOfEach, jsonOf, sampleObject, type RecordIds } from './team-records.js';
+import {
+  authorization,
+  createOneOfEach,
+  discoverNestedIds,
+  jsonOf,
+  sampleObject,
+  type RecordIds,
+} from './team-records.js';
 
 /**
  * Team isolation, swept over the served OpenAPI document: team A gets one record of every resource, then
@@ -35,6 +42,7 @@ describe('another team’s records, over every operation of the OpenAPI document
     teamA = (await sut.createTeam('Team A')).apiKey;
     teamB = (await sut.createTeam('Team B')).apiKey;
     recordsOfA = await createOneOfEach(doc, operations, client, teamA);
+    await discoverNestedIds(operations, client, teamA, recordsOfA);
     tables = await watchedTables(sut);
   });
   afterAll(async () => {

@@ -16,6 +16,7 @@ export interface Schema {
   minimum?: number;
   maximum?: number;
   exclusiveMinimum?: boolean;
+  minItems?: number;
   maxItems?: number;
   items?: Schema;
   properties?: Record<string, Schema>;

@@ -39,6 +39,8 @@ export function validValue(context: SchemaContext, raw: Schema | undefined, fiel
       if (schema.format === 'uuid') return linkedId ? fc.constant(linkedId) : fc.uuid({ version: 4 });
       if (schema.format === 'email') return fc.constantFrom('ann@example.com', 'first.last+tag@example.co.uk');
       if (schema.format === 'date-time') return dateTime;
+      if (schema.format === 'uri')
+        return fc.constantFrom('https://hooks.example.com/a', 'https://example.org/webhooks');
       return someText(schema.maxLength ?? 200);
     case 'integer':
       return fc.integer({ min: schema.minimum ?? -1_000_000, max: schema.maximum ?? 1_000_000 });
@@ -55,7 +57,12 @@ export function validValue(context: SchemaContext, raw: Schema | undefined, fiel
     case 'array': {
       const item = resolveSchema(context.doc, schema.items);
       if (item.format === 'uuid') return fc.subarray(linkedId ? [linkedId] : []);
-      return fc.array(validValue(context, schema.items, field), { maxLength: Math.min(schema.maxItems ?? 3, 3) });
+      // Distinct items within the documented bounds (lists of enum values refuse duplicates).
+      return fc.uniqueArray(validValue(context, schema.items, field), {
+        minLength: schema.minItems ?? 0,
+        maxLength: Math.min(schema.maxItems ?? 3, 3),
+        selector: (value) => JSON.stringify(value),
+      });
     }
     case 'object':
       return validObject(context, schema);

@@ -5,17 +5,22 @@ import type { TestApp } from '../support/test-app.js';
  * gets the same 4xx), so this table may grow while nothing else may.
  */
 const IDEMPOTENCY_TABLE = 'idempotency_keys';
+/**
+ * API-key usage (daily counts by status class, the last requests): every answered request with a valid key is
+ * counted, refused ones too, by design — it is what the dashboard's usage page shows, not data.
+ */
+const USAGE_TABLES = ['api_key_usage_daily', 'api_request_log'];
 /** Written at most once a minute per key on use, refused request or not: bookkeeping, not data. */
 const BOOKKEEPING_COLUMNS = ['last_used_at'];
 
 const rowText = `(to_jsonb(t) - '{${BOOKKEEPING_COLUMNS.join(',')}}'::text[])::text`;
 
-/** Every table of the public schema but the idempotency store. */
+/** Every table of the public schema but the idempotency store and the usage counters. */
 export async function watchedTables(sut: TestApp): Promise<string[]> {
   const rows = await sut.sql<{ name: string }>(
     `SELECT table_name AS name FROM information_schema.tables
-      WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name <> $1 ORDER BY table_name`,
-    [IDEMPOTENCY_TABLE],
+      WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name <> ALL ($1) ORDER BY table_name`,
+    [[IDEMPOTENCY_TABLE, ...USAGE_TABLES]],
   );
   return rows.map((row) => row.name);
 }

@@ -1,6 +1,7 @@
 import { expect } from '@jest/globals';
 import {
   collectionsByParameter,
+  fillPath,
   linkedParameter,
   resolveSchema,
   type OpenApiDocument,
@@ -41,6 +42,7 @@ function sampleValue(doc: OpenApiDocument, raw: Schema | undefined, field: strin
       if (schema.format === 'uuid') return linked ? options.links?.get(linked) : undefined;
       if (schema.format === 'email') return 'reliability@example.com';
       if (schema.format === 'date-time') return '2027-01-31';
+      if (schema.format === 'uri') return 'https://hooks.example.com/reliability';
       const text = `Reliability ${field}`;
       return text.slice(0, schema.maxLength ?? text.length);
     }
@@ -55,7 +57,8 @@ function sampleValue(doc: OpenApiDocument, raw: Schema | undefined, field: strin
         const id = linked ? options.links?.get(linked) : undefined;
         return id ? [id] : [];
       }
-      return [];
+      // A list that must not be empty gets its first allowed value (e.g. an event type).
+      return schema.minItems && item.enum ? [item.enum[0]] : [];
     }
     case 'object':
       return sampleObject(doc, schema, options);
@@ -117,4 +120,39 @@ export async function createOneOfEach(
     pending = waiting;
   }
   return ids;
+}
+
+/**
+ * Ids of records no POST creates (a webhook delivery): every action without a body (`POST …/{endpointId}/test`) is
+ * run once as the team, then each missing path parameter `{xId}` takes the first item of the GET list at its prefix
+ * (`…/deliveries/{deliveryId}` ← `GET …/deliveries`). Generated from the document like everything else here.
+ */
+export async function discoverNestedIds(
+  operations: Operation[],
+  client: RawHttpClient,
+  apiKey: string,
+  ids: RecordIds,
+): Promise<void> {
+  const known = () => Object.fromEntries(ids);
+  const ready = (op: Operation) => op.pathParams.every((parameter) => ids.has(parameter.name));
+  for (const op of operations) {
+    if (op.method !== 'POST' || op.body || op.pathParams.length === 0 || !ready(op)) continue;
+    await client.send({ method: 'POST', path: fillPath(op.path, known()), headers: authorization(apiKey) });
+  }
+  // The actions may queue work that shows in lists a moment later (a delivery row is written at once).
+  for (const op of operations) {
+    const missing = op.pathParams.filter((parameter) => !ids.has(parameter.name));
+    if (missing.length !== 1) continue;
+    const name = missing[0].name;
+    const listPath = op.path.slice(0, op.path.indexOf(`/{${name}}`));
+    const list = operations.find((candidate) => candidate.method === 'GET' && candidate.path === listPath);
+    if (!list || !ready(list)) continue;
+    const response = await client.send({
+      method: 'GET',
+      path: fillPath(listPath, known()),
+      headers: authorization(apiKey),
+    });
+    const first = (jsonOf(response) as { data?: Array<{ id?: string }> }).data?.[0]?.id;
+    if (first) ids.set(name, first);
+  }
 }

@@ -84,6 +84,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       LOG_LEVEL: 'silent',
       RATE_LIMIT_PER_MINUTE: '1000000',
       RATE_LIMIT_WRITES_PER_MINUTE: '1000000',
+      AUTH_FAILURES_PER_MINUTE: '1000000',
     },
     options.config,
   );
@@ -91,6 +92,10 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const app = await createApi(config, databaseUrl, { clock: options.clock, logger: options.logger });
 
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  // An idle connection terminated by the server (a fault test) is dropped by the pool; without a listener its
+  // 'error' would be an unhandled error of the test process.
+  pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const document = openApiDocumentOf(app);
   if (!document) throw new Error('configureApp built no OpenAPI document');
   // The served document is this object serialised; reading it here keeps the request logs and limits untouched.

@@ -13,6 +13,9 @@ import {
   SystemClock,
 } from '@app/common';
 import { dataSourceOptions } from '@app/database';
+import { DashboardModule } from './dashboard/index.js';
+import { EventsModule } from './events/index.js';
+import { WebhooksModule } from './webhooks/index.js';
 import { HealthModule } from './health/health.module.js';
 import { RESOURCES } from './resources.js';
 import { MetricsModule } from './metrics/index.js';
@@ -58,8 +61,11 @@ export class AppModule {
         RateLimitModule,
         SafeWritesModule,
         HealthModule,
+        DashboardModule,
         ...(config.METRICS_ENABLED ? [MetricsModule] : []),
         ...RESOURCES.map((resource) => resource.module),
+        EventsModule,
+        WebhooksModule,
       ],
       providers: [
         // The request gate (configure-app) identified and counted the caller; the guard refuses the rest with 401.

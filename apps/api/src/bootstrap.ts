@@ -1,6 +1,6 @@
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { AppConfig, Clock, createLogger, PinoNestLogger, type Logger } from '@app/common';
+import { answerClientErrors, AppConfig, Clock, createLogger, PinoNestLogger, type Logger } from '@app/common';
 import { AppModule } from './app.module.js';
 import { answerUnmatchedRoutes, configureApp } from './configure-app.js';
 import { JsonExpressAdapter } from './json-express-adapter.js';
@@ -35,5 +35,6 @@ export async function createApi(
     throw error;
   }
   answerUnmatchedRoutes(app);
+  answerClientErrors(app.getHttpServer());
   return app;
 }

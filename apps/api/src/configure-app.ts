@@ -12,6 +12,7 @@ import {
   requireJsonContentType,
   requireObjectBody,
   RequestGate,
+  securityHeaders,
   type AuthenticatedRequest,
   TrimStringsPipe,
   type Logger,
@@ -24,6 +25,14 @@ export const DOCS_PATH = 'docs';
 /** Routes outside `/v1`: the probes and the Prometheus endpoint are not part of the versioned API. */
 export const HEALTH_PATHS = ['health', 'health/ready'] as const;
 export const METRICS_PATH = 'metrics';
+export const DASHBOARD_PATH = 'dashboard';
+
+const DASHBOARD_PREFIX = /^\/dashboard(\/|$)/;
+
+/** A middleware for everything but the dashboard (HTML forms, not the JSON API). */
+function outsideDashboard(handler: express.RequestHandler): express.RequestHandler {
+  return (request, response, next) => (DASHBOARD_PREFIX.test(request.path) ? next() : handler(request, response, next));
+}
 
 const documents = new WeakMap<NestExpressApplication, OpenAPIObject>();
 
@@ -52,11 +61,18 @@ export function configureApp(app: NestExpressApplication, config: AppConfig, log
   app.use(requestLogger(logger));
   // Before the body is read: a request with a valid key is counted and carries X-RateLimit-* whatever answers it.
   app.use(app.get(RequestGate).handle);
-  app.use(requireJsonContentType);
-  app.use(jsonBodyParser());
+  // The HTML pages (Swagger UI, the dashboard) get a strict Content-Security-Policy and the other browser headers.
+  app.use(`/${DOCS_PATH}`, securityHeaders('docs'));
+  app.use(`/${DASHBOARD_PATH}`, securityHeaders('dashboard'));
+  // The dashboard's forms are URL-encoded and small; everything else speaks JSON only.
+  app.use(`/${DASHBOARD_PATH}`, express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 20 }));
+  app.use(outsideDashboard(requireJsonContentType));
+  app.use(outsideDashboard(jsonBodyParser()));
   app.use(bodyParserErrors);
-  app.use(requireObjectBody);
-  app.setGlobalPrefix(API_PREFIX, { exclude: [...HEALTH_PATHS, METRICS_PATH] });
+  app.use(outsideDashboard(requireObjectBody));
+  app.setGlobalPrefix(API_PREFIX, {
+    exclude: [...HEALTH_PATHS, METRICS_PATH, DASHBOARD_PATH, `${DASHBOARD_PATH}/*path`],
+  });
   app.useGlobalPipes(new TrimStringsPipe(), createValidationPipe());
 
   const document = finishDocument(
@@ -83,8 +99,11 @@ export function configureApp(app: NestExpressApplication, config: AppConfig, log
             // Swagger UI renders this as HTML: no angle brackets, or the placeholder disappears.
             description:
               'Type the word Bearer, one space, then the API key, e.g. `Bearer ppk_3xAmpLe…`. ' +
-              'The key alone (without `Bearer `) is answered 401. Keys come from ' +
-              '`npm run --silent cli -- keys create --team TEAM_ID` or the first `npm start`.',
+              'The key alone (without `Bearer `) is answered 401. Keys come from the developer dashboard at ' +
+              '`/dashboard` on this server (sign up or sign in, then API keys, Create key; the demo account is ' +
+              'printed by the first `npm start`), or from `npm run --silent cli -- keys create --team TEAM_ID`. ' +
+              'A read-only key answers 403 to POST, PUT and DELETE; an expired, revoked or rolled key (after its ' +
+              'grace period) answers 401.',
           },
           API_KEY_SCHEME,
         )

@@ -1,7 +1,11 @@
 import type { Server } from 'node:http';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { ApiKeysService, AppConfig, type Logger } from '@app/common';
-import { API_PREFIX, DOCS_PATH, HEALTH_PATHS, METRICS_PATH, OPENAPI_PATH } from './configure-app.js';
+import { randomBytes } from 'node:crypto';
+import { AccountsService, ApiKeysService, AppConfig, type Logger } from '@app/common';
+import { API_PREFIX, DASHBOARD_PATH, DOCS_PATH, HEALTH_PATHS, METRICS_PATH, OPENAPI_PATH } from './configure-app.js';
+
+/** The account made on an empty database outside production, beside the demo key. */
+export const DEMO_EMAIL = 'demo@example.com';
 
 /** A start-up failure whose message says all an operator needs: printed as is, without a stack trace. */
 export class StartUpError extends Error {}
@@ -49,6 +53,7 @@ export function announceMigrations(logger: Logger, applied: string[]): void {
 export function announceListening(logger: Logger, config: AppConfig): void {
   const base = baseUrlOf(config);
   logger.info({ port: config.PORT }, `Listening on port ${config.PORT}: API ${base}/${API_PREFIX}`);
+  logger.info(`Dashboard (sign up, API keys, usage): ${base}/${DASHBOARD_PATH}`);
   logger.info(`Docs: Swagger UI ${base}/${DOCS_PATH}, OpenAPI ${base}/${OPENAPI_PATH}`);
   const probes = HEALTH_PATHS.map((path) => `${base}/${path}`).join(' and ');
   const metrics = config.METRICS_ENABLED ? `${base}/${METRICS_PATH}` : 'off (METRICS_ENABLED=false)';
@@ -56,8 +61,9 @@ export function announceListening(logger: Logger, config: AppConfig): void {
 }
 
 /**
- * Outside production, an empty database gets a demo team and its key is printed: the key is shown only
- * here, so this line is written even when `LOG_LEVEL` is `warn` or `error` (not when it is `silent`).
+ * Outside production, an empty database gets a demo team, its API key and a dashboard account, and they are
+ * printed: the key and the password are shown only here, so these lines are written even when `LOG_LEVEL` is
+ * `warn` or `error` (not when it is `silent`). Later starts print where the demo account is and how to get in.
  */
 export async function createDemoTeamIfEmpty(
   app: NestExpressApplication,
@@ -65,15 +71,30 @@ export async function createDemoTeamIfEmpty(
   logger: Logger,
 ): Promise<void> {
   if (config.isProduction) return;
-  const keys = app.get(ApiKeysService);
-  if ((await keys.countTeams()) > 0) return;
-  const demo = await keys.createTeam('Demo team');
   const out =
     logger.isLevelEnabled('info') || config.LOG_LEVEL === 'silent' ? logger : logger.child({}, { level: 'info' });
+  const dashboard = `${baseUrlOf(config)}/${DASHBOARD_PATH}`;
+  const keys = app.get(ApiKeysService);
+  if ((await keys.countTeams()) > 0) {
+    out.info(
+      `Dashboard: ${dashboard} (the demo account ${DEMO_EMAIL} and its password were printed at the first start; ` +
+        'sign up for a new account there, or: npm run --silent cli -- teams list, then ' +
+        'npm run --silent cli -- users create --team TEAM_ID --email you@example.com, with the password on standard input)',
+    );
+    return;
+  }
+  const demo = await keys.createTeam('Demo team');
+  const password = randomBytes(12).toString('base64url');
+  await app.get(AccountsService).createUser(demo.teamId, DEMO_EMAIL, password);
   out.info(
     { teamId: demo.teamId },
     `Created a demo team on this empty database: teamId ${demo.teamId}, API key ${demo.apiKey} ` +
       `(shown once; only its hash is stored). Try: curl -H 'Authorization: Bearer ${demo.apiKey}' ` +
       `${baseUrlOf(config)}/${API_PREFIX}/contractors`,
+  );
+  out.info(
+    { teamId: demo.teamId },
+    `Demo dashboard account: sign in at ${dashboard} with email ${DEMO_EMAIL} and password ${password} ` +
+      '(shown once; only a salted hash is stored)',
   );
 }

@@ -1,11 +1,12 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { AuthModule } from '@app/common';
+import { AppConfig, AuthModule, Clock, SystemClock } from '@app/common';
 import { dataSourceOptions } from '@app/database';
 
+@Global()
 @Module({})
 export class CliModule {
-  static forRoot(databaseUrl: string): DynamicModule {
+  static forRoot(databaseUrl: string, config: AppConfig): DynamicModule {
     return {
       module: CliModule,
       imports: [
@@ -15,6 +16,11 @@ export class CliModule {
         }),
         AuthModule,
       ],
+      providers: [
+        { provide: Clock, useValue: new SystemClock() },
+        { provide: AppConfig, useValue: config },
+      ],
+      exports: [Clock, AppConfig],
     };
   }
 }

@@ -1,12 +1,24 @@
-import { ApiKeysService, isUuid } from '@app/common';
+import { AccountsService, ApiKeysService, isUuid, type KeyAccess } from '@app/common';
 
 export class UsageError extends Error {}
 
-export const USAGE = `Usage:
-  cli teams create --name <team name>
-  cli keys create --team <teamId> [--name <label>]
-  cli keys list --team <teamId>
-  cli keys revoke <apiKeyId>`;
+export const USAGE = `Property Portfolio API admin CLI: teams, API keys and dashboard users, on the server's database
+(DATABASE_URL, or the checkout's embedded PostgreSQL). Every command prints one JSON line.
+
+Usage: npm run --silent cli -- <command>
+
+  teams create --name <team name>        a team and its first API key: {"teamId","apiKeyId","apiKey"}
+  teams list                             every team: [{"teamId","name","createdAt","keys"}]
+  keys create --team <teamId> [--name <label>] [--access read_write|read_only] [--expires <YYYY-MM-DD>]
+                                         a key (shown once): {"teamId","apiKeyId","apiKey"}
+  keys list --team <teamId>              the team's keys (never the keys themselves)
+  keys revoke <apiKeyId>                 refused on the very next request, on every instance
+  users create --team <teamId> --email <email>
+                                         a dashboard account; the password (12+ characters) is read
+                                         from standard input: {"userId"}
+  --help                                 this text
+
+The dashboard is at /dashboard on the server's port; keys made there and here are the same keys.`;
 
 export interface ParsedArgs {
   words: string[];
@@ -18,7 +30,9 @@ export function parseArgs(argv: string[]): ParsedArgs {
   const options = new Map<string, string>();
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
-    if (arg.startsWith('--')) {
+    if (arg === '--help' || arg === '-h') {
+      options.set('help', 'true');
+    } else if (arg.startsWith('--')) {
       const [name, inline] = arg.slice(2).split(/=(.*)/s, 2);
       const value = inline ?? argv[++i];
       if (value === undefined) throw new UsageError(`--${name} needs a value`);
@@ -46,18 +60,51 @@ function uuid(value: string | undefined, what: string): string {
   return value.toLowerCase();
 }
 
+function access(value: string | undefined): KeyAccess {
+  if (value === undefined || value === 'read_write' || value === 'read_only') return value ?? 'read_write';
+  throw new UsageError('--access must be read_write or read_only');
+}
+
+function expiry(value: string | undefined, now: number): Date | null {
+  if (value === undefined) return null;
+  const at = /^\d{4}-\d{2}-\d{2}$/.test(value) ? Date.parse(`${value}T00:00:00.000Z`) : Number.NaN;
+  if (Number.isNaN(at)) throw new UsageError('--expires must be a date like 2027-01-31 (the key stops at 00:00 UTC)');
+  if (at <= now) throw new UsageError('--expires must be in the future');
+  return new Date(at);
+}
+
+export interface CommandServices {
+  keys: ApiKeysService;
+  accounts: AccountsService;
+  /** The password for `users create`, read from standard input only when that command runs. */
+  readPassword: () => Promise<string>;
+}
+
 /** Runs one command and returns what to print as one JSON line. */
-export async function runCommand(args: ParsedArgs, keys: ApiKeysService): Promise<unknown> {
+export async function runCommand(
+  args: ParsedArgs,
+  { keys, accounts, readPassword }: CommandServices,
+): Promise<unknown> {
   const [group, action, target] = args.words;
-  const known = new Set(['name', 'team']);
+  const known = new Set(['name', 'team', 'access', 'expires', 'email']);
   for (const option of args.options.keys()) {
     if (!known.has(option)) throw new UsageError(`unknown option --${option}`);
   }
   switch (`${group ?? ''} ${action ?? ''}`) {
     case 'teams create':
       return keys.createTeam(text(args.options, 'name', true) as string);
+    case 'teams list':
+      return keys.listTeams();
     case 'keys create':
-      return keys.createKey(uuid(args.options.get('team'), '--team'), text(args.options, 'name', false));
+      return keys.createKey(uuid(args.options.get('team'), '--team'), text(args.options, 'name', false), {
+        access: access(args.options.get('access')),
+        expiresAt: expiry(args.options.get('expires'), Date.now()),
+      });
+    case 'users create': {
+      const team = uuid(args.options.get('team'), '--team');
+      const email = text(args.options, 'email', true) as string;
+      return accounts.createUser(team, email, await readPassword());
+    }
     case 'keys list':
       return keys.listKeys(uuid(args.options.get('team'), '--team'));
     case 'keys revoke':

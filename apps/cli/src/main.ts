@@ -1,5 +1,5 @@
 import { NestFactory } from '@nestjs/core';
-import { ApiKeysService, AppConfig, DomainError, loadConfig } from '@app/common';
+import { AccountsService, ApiKeysService, AppConfig, DomainError, loadConfig } from '@app/common';
 import { resolveDatabase, runPendingMigrations } from '@app/database';
 import { CliModule } from './cli.module.js';
 import { parseArgs, runCommand, USAGE, UsageError, type ParsedArgs } from './commands.js';
@@ -8,17 +8,32 @@ function printError(message: string): void {
   process.stderr.write(`${JSON.stringify({ error: message })}\n`);
 }
 
+/** Standard input up to its end (or its first line), without the line break: a password is never an argument. */
+async function readPassword(): Promise<string> {
+  if (process.stdin.isTTY) process.stderr.write('Password (12+ characters), then Enter and Ctrl-D: ');
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  const line = text.split(/\r?\n/)[0];
+  if (line === '') throw new UsageError('the password is read from standard input, and it was empty');
+  return line;
+}
+
 /** The command's result as one JSON line, against the server's database (the same config and resolution). */
 async function run(args: ParsedArgs, config: AppConfig): Promise<number> {
   const database = await resolveDatabase(config);
   try {
     await runPendingMigrations(database.url);
-    const context = await NestFactory.createApplicationContext(CliModule.forRoot(database.url), {
+    const context = await NestFactory.createApplicationContext(CliModule.forRoot(database.url, config), {
       logger: false,
       abortOnError: false,
     });
     try {
-      const result = await runCommand(args, context.get(ApiKeysService));
+      const result = await runCommand(args, {
+        keys: context.get(ApiKeysService),
+        accounts: context.get(AccountsService),
+        readPassword,
+      });
       process.stdout.write(`${JSON.stringify(result)}\n`);
       return 0;
     } finally {
@@ -41,7 +56,8 @@ async function main(): Promise<number> {
     args = parseArgs(process.argv.slice(2));
     if (args.words.length === 0 || args.words[0] === 'help' || args.options.has('help')) {
       process.stdout.write(`${USAGE}\n`);
-      return args.words.length === 0 ? 2 : 0;
+      const asked = args.options.has('help') || args.words[0] === 'help';
+      return asked ? 0 : 2;
     }
   } catch (error) {
     printError((error as Error).message);

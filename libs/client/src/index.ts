@@ -56,6 +56,22 @@ export interface PortfolioClient extends Client<paths> {
    * to make fewer requests. A page that fails throws a {@link PortfolioApiError}.
    */
   paginate<P extends ListPath>(path: P, query?: ListQuery<P>): AsyncGenerator<ListItem<P>, void, undefined>;
+  /**
+   * The events feed from a cursor (`after`, an event id; omitted: the oldest kept), in commit order, until it has
+   * nothing more (`hasMore: false`). Keep the last event's id and pass it as `after` next time to read on: every
+   * event of the team arrives exactly once (docs/events.md).
+   */
+  events(options?: EventFeedOptions): AsyncGenerator<FeedEvent, void, undefined>;
+}
+
+/** One event of the feed (`GET /v1/events`). */
+export type FeedEvent = components['schemas']['EventResponse'];
+
+export interface EventFeedOptions {
+  after?: string;
+  types?: Array<FeedEvent['type']>;
+  /** Events per request (1–100, default 50). */
+  limit?: number;
 }
 
 /** A non-2xx answer where the caller asked for records rather than a `{ data, error }` result. */
@@ -145,5 +161,20 @@ export function createPortfolioClient(options: PortfolioClientOptions): Portfoli
     }
   }
 
-  return Object.assign(client, { paginate });
+  async function* events(options: EventFeedOptions = {}): AsyncGenerator<FeedEvent> {
+    let after = options.after;
+    for (;;) {
+      const { data, error, response } = await client.GET('/v1/events', {
+        params: { query: { after, types: options.types, limit: options.limit } },
+      });
+      if (!data) throw new PortfolioApiError(response.status, errorText(error));
+      yield* data.data;
+      after = data.pagination.next ?? undefined;
+      if (!data.pagination.hasMore) return;
+    }
+  }
+
+  return Object.assign(client, { paginate, events });
 }
+
+export { verifyWebhook, WebhookSignatureError, type VerifyOptions } from './webhook-signature.js';

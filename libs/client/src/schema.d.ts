@@ -44,11 +44,20 @@ export interface paths {
         };
         /**
          * List contractors
-         * @description Newest first unless `sort` says otherwise; filters combine with AND.
+         * @description - `search`: case-insensitive substring of company name, contact name, email or phone number; `%` and `_` match themselves; trimmed, empty means no filter, at most 200 characters.
+         *     - `status`: one of `active`, `inactive`, `on_holiday`, or a comma-separated list of them (`status=active,inactive`) matching any; the parameter may also be repeated.
+         *     - `trade`: contractors with this trade among `trades` (case-insensitive, whole value).
+         *     - `postcode`: contractors covering it: one of their `coveragePostcodes` is a prefix of it, case and spaces ignored (`SW1A` covers `sw1a 1aa`).
+         *     - Filters combine with AND; an unknown parameter or filter value is 400.
+         *     - `page` ≥ 1 (default 1), `pageSize` 1–50 (default 20); out of range or not an integer: 400. `pagination.pageCount` = ceil(total / pageSize); a page past the end is `data: []` with the true totals.
+         *     - `sort`: `-createdAt` (default, newest first), `createdAt`, `-updatedAt` or `updatedAt`; ties by `id` in the same direction, so pages are stable. `updatedSince` keeps records with `updatedAt` ≥ it (a date alone is midnight UTC).
          */
         get: operations["ContractorsController_list"];
         put?: never;
-        /** Create a contractor */
+        /**
+         * Create a contractor
+         * @description `companyName` and `contactName` are required; `status` defaults to `active`, the lists to `[]`. `rating` (null until a rating source exists) and `completedJobs` (completed work orders assigned to it) are output only.
+         */
         post: operations["ContractorsController_create"];
         delete?: never;
         options?: never;
@@ -67,13 +76,15 @@ export interface paths {
         get: operations["ContractorsController_get"];
         /**
          * Update a contractor
-         * @description Partial: omitted fields keep their value.
+         * @description - Partial update: an omitted field keeps its value; `null` clears a nullable field; `null` or `""` for a required field is 400. An array, when sent, replaces the whole array. `updatedAt` moves on every successful PUT, even one that changes nothing.
+         *     - `status` may change here (`active`, `inactive`, `on_holiday`).
+         *     - Swagger UI pre-fills every field: delete the ones you do not mean to change.
          */
         put: operations["ContractorsController_update"];
         post?: never;
         /**
          * Delete a contractor
-         * @description Refused with 409 while work orders are assigned to the contractor.
+         * @description 204. Refused with 409 (naming them) while work orders are assigned to the contractor: unassign it (`contractorId: null`) or delete those first. Afterwards an assignment to it is 400.
          */
         delete: operations["ContractorsController_remove"];
         options?: never;
@@ -90,13 +101,16 @@ export interface paths {
         };
         /**
          * List units
-         * @description Newest first; `search` matches within `fullAddress`.
+         * @description - `search`: case-insensitive substring of `fullAddress`; `%` and `_` match themselves; trimmed, empty means no filter, at most 200 characters.
+         *     - Filters combine with AND; an unknown parameter or filter value is 400.
+         *     - `page` ≥ 1 (default 1), `pageSize` 1–50 (default 20); out of range or not an integer: 400. `pagination.pageCount` = ceil(total / pageSize); a page past the end is `data: []` with the true totals.
+         *     - `sort`: `-createdAt` (default, newest first), `createdAt`, `-updatedAt` or `updatedAt`; ties by `id` in the same direction, so pages are stable. `updatedSince` keeps records with `updatedAt` ≥ it (a date alone is midnight UTC).
          */
         get: operations["UnitsController_list"];
         put?: never;
         /**
          * Create a unit
-         * @description `fullAddress` is composed from the address parts.
+         * @description `addressLine1`, `city`, `postcode` and `country` are required; `fullAddress` is composed from the non-empty parts in the order addressLine1, addressLine2, area, city, county, postcode, country, joined by ", ".
          */
         post: operations["UnitsController_create"];
         delete?: never;
@@ -116,13 +130,15 @@ export interface paths {
         get: operations["UnitsController_get"];
         /**
          * Update a unit
-         * @description Partial: omitted parts keep their value, `null` clears an optional one; `fullAddress` is recomputed.
+         * @description - Partial update: an omitted field keeps its value; `null` clears a nullable field; `null` or `""` for a required field is 400. An array, when sent, replaces the whole array. `updatedAt` moves on every successful PUT, even one that changes nothing.
+         *     - `fullAddress` is recomputed from the parts after the change.
+         *     - Swagger UI pre-fills every field: delete the ones you do not mean to change.
          */
         put: operations["UnitsController_update"];
         post?: never;
         /**
          * Delete a unit
-         * @description Refused with 409 while work orders refer to the unit; its tenant links go with it.
+         * @description 204. Refused with 409 (naming them) while work orders refer to the unit: delete those or move them to another unit first. Its tenant links go with it; afterwards a link to it is 400.
          */
         delete: operations["UnitsController_remove"];
         options?: never;
@@ -139,13 +155,16 @@ export interface paths {
         };
         /**
          * List tenants
-         * @description Newest first; `search` matches within name, email, phone number and linked units’ `fullAddress`.
+         * @description - `search`: case-insensitive substring of first name, last name, email, phone number or the `fullAddress` of a unit the tenant is linked to; `%` and `_` match themselves; trimmed, empty means no filter, at most 200 characters.
+         *     - Filters combine with AND; an unknown parameter or filter value is 400.
+         *     - `page` ≥ 1 (default 1), `pageSize` 1–50 (default 20); out of range or not an integer: 400. `pagination.pageCount` = ceil(total / pageSize); a page past the end is `data: []` with the true totals.
+         *     - `sort`: `-createdAt` (default, newest first), `createdAt`, `-updatedAt` or `updatedAt`; ties by `id` in the same direction, so pages are stable. `updatedSince` keeps records with `updatedAt` ≥ it (a date alone is midnight UTC).
          */
         get: operations["TenantsController_list"];
         put?: never;
         /**
          * Create a tenant
-         * @description `unitIds` links the tenant to units of the team.
+         * @description `firstName` and `lastName` are required. `unitIds` links the tenant to units of the team: create a unit with `POST /v1/units` (or find one with `GET /v1/units`) and put its `id` there; an id that names no unit of the team is 400. The links come back as `tenantUnits`, oldest first.
          */
         post: operations["TenantsController_create"];
         delete?: never;
@@ -165,13 +184,15 @@ export interface paths {
         get: operations["TenantsController_get"];
         /**
          * Update a tenant
-         * @description Partial: omitted fields keep their value, `null` clears a nullable one; `unitIds`, when present, replaces the links.
+         * @description - Partial update: an omitted field keeps its value; `null` clears a nullable field; `null` or `""` for a required field is 400. An array, when sent, replaces the whole array. `updatedAt` moves on every successful PUT, even one that changes nothing.
+         *     - `unitIds`, when sent, replaces the tenant’s links (`[]` removes them all); a link to a unit that stays keeps its id. Unit ids come from `POST /v1/units` or `GET /v1/units`.
+         *     - Swagger UI pre-fills every field: delete the ones you do not mean to change.
          */
         put: operations["TenantsController_update"];
         post?: never;
         /**
          * Delete a tenant
-         * @description Refused with 409 while work orders refer to the tenant; its unit links go with it.
+         * @description 204. Refused with 409 (naming them) while work orders refer to the tenant: clear their `tenantId` or delete them first. Its unit links go with it; afterwards a link to it is 400.
          */
         delete: operations["TenantsController_remove"];
         options?: never;
@@ -188,13 +209,21 @@ export interface paths {
         };
         /**
          * List work orders
-         * @description Newest first unless `sort` says otherwise; filters combine with AND.
+         * @description - `search`: case-insensitive substring of the title or the code (`wo-12` finds WO-12, WO-120, …); `%` and `_` match themselves; trimmed, empty means no filter, at most 200 characters.
+         *     - `status`: one of `reported`, `in_progress`, `completed`, `cancelled`, or a comma-separated list of them (`status=reported,in_progress`) matching any; the parameter may also be repeated.
+         *     - `priority`: one of `0`, `1`, `2`, `3`, or a comma-separated list of them (`priority=0,1`) matching any; the parameter may also be repeated.
+         *     - `unitId`, `tenantId`, `contractorId`: work orders at that unit, reported by that tenant, assigned to that contractor (one id each).
+         *     - Filters combine with AND; an unknown parameter or filter value is 400.
+         *     - `page` ≥ 1 (default 1), `pageSize` 1–50 (default 20); out of range or not an integer: 400. `pagination.pageCount` = ceil(total / pageSize); a page past the end is `data: []` with the true totals.
+         *     - `sort`: `-createdAt` (default, newest first), `createdAt`, `-updatedAt` or `updatedAt`; ties by `id` in the same direction, so pages are stable. `updatedSince` keeps records with `updatedAt` ≥ it (a date alone is midnight UTC).
          */
         get: operations["WorkOrdersController_list"];
         put?: never;
         /**
          * Report a work order
-         * @description Starts as `reported` with the next code of the team (`WO-1`, `WO-2`, …). `unitId`, `tenantId` and `contractorId` must name records of the team (400 otherwise); `status` is not accepted here.
+         * @description `title` and `unitId` are required. `unitId` must be the id of one of your units: create one with `POST /v1/units` (or find one with `GET /v1/units`) and paste its `id` over the example. `tenantId` and `contractorId` are optional (`null`: none); their ids come from `POST /v1/tenants` and `POST /v1/contractors`. An id that names no record of the team is 400.
+         *
+         *     The work order starts `reported` with the team’s next code (`WO-1`, `WO-2`, …), `intakeChannel` `api`, `selfResolved` false and `resolvedAt` null. `priority` is `"0"` (emergency) to `"3"` (low), default `"2"`; the integers 0–3 are accepted too. `status` is not accepted here (400).
          */
         post: operations["WorkOrdersController_create"];
         delete?: never;
@@ -214,13 +243,17 @@ export interface paths {
         get: operations["WorkOrdersController_get"];
         /**
          * Update a work order
-         * @description Partial: omitted fields keep their value, `null` clears a nullable one. A status move the transition table does not allow is a 409. Entering `completed` sets `resolvedAt` and `selfResolved`; leaving it clears them.
+         * @description - Partial update: an omitted field keeps its value; `null` clears a nullable field; `null` or `""` for a required field is 400. An array, when sent, replaces the whole array. `updatedAt` moves on every successful PUT, even one that changes nothing.
+         *     - `status` moves: `reported` → `in_progress`, `completed`, `cancelled`; `in_progress` → `reported`, `completed`, `cancelled`; `completed` → `in_progress`; `cancelled` → `reported`. Setting the current status again changes nothing; any other move is 409 (`Cannot change status from completed to cancelled`).
+         *     - Entering `completed` sets `resolvedAt` to now and `selfResolved` to whether no contractor is assigned once the update is applied; leaving it clears `resolvedAt` and sets `selfResolved` false.
+         *     - `unitId` (required on create, so not `null` here), `tenantId` and `contractorId` must name records of the team (400 otherwise): send `unitId` only to move the work order to another unit, with an id from `POST /v1/units` or `GET /v1/units`; `contractorId: null` unassigns the contractor.
+         *     - Swagger UI pre-fills every field: delete the ones you do not mean to change.
          */
         put: operations["WorkOrdersController_update"];
         post?: never;
         /**
          * Delete a work order
-         * @description Always possible. Its code is never given to another work order; the totals drop by one.
+         * @description 204. Always possible. Its code is never given to another work order; list totals and the assigned contractor’s `completedJobs` no longer count it.
          */
         delete: operations["WorkOrdersController_remove"];
         options?: never;
@@ -237,11 +270,18 @@ export interface paths {
         };
         /**
          * List landlords
-         * @description Newest first unless `sort` says otherwise; filters combine with AND.
+         * @description - `search`: case-insensitive substring of name, email or phone number; `%` and `_` match themselves; trimmed, empty means no filter, at most 200 characters.
+         *     - `status`: one of `active`, `inactive`, or a comma-separated list of them (`status=active,inactive`) matching any; the parameter may also be repeated.
+         *     - Filters combine with AND; an unknown parameter or filter value is 400.
+         *     - `page` ≥ 1 (default 1), `pageSize` 1–50 (default 20); out of range or not an integer: 400. `pagination.pageCount` = ceil(total / pageSize); a page past the end is `data: []` with the true totals.
+         *     - `sort`: `-createdAt` (default, newest first), `createdAt`, `-updatedAt` or `updatedAt`; ties by `id` in the same direction, so pages are stable. `updatedSince` keeps records with `updatedAt` ≥ it (a date alone is midnight UTC).
          */
         get: operations["LandlordsController_list"];
         put?: never;
-        /** Create a landlord */
+        /**
+         * Create a landlord
+         * @description `name` is required; `status` is `active` or `inactive`, default `active`.
+         */
         post: operations["LandlordsController_create"];
         delete?: never;
         options?: never;
@@ -260,15 +300,169 @@ export interface paths {
         get: operations["LandlordsController_get"];
         /**
          * Update a landlord
-         * @description Partial: omitted fields keep their value.
+         * @description - Partial update: an omitted field keeps its value; `null` clears a nullable field; `null` or `""` for a required field is 400. An array, when sent, replaces the whole array. `updatedAt` moves on every successful PUT, even one that changes nothing.
+         *     - `status` may change here (`active` or `inactive`).
+         *     - Swagger UI pre-fills every field: delete the ones you do not mean to change.
          */
         put: operations["LandlordsController_update"];
         post?: never;
         /**
          * Delete a landlord
-         * @description Always possible: nothing refers to a landlord.
+         * @description 204. Always possible: nothing refers to a landlord.
          */
         delete: operations["LandlordsController_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow changes (the events feed)
+         * @description Every committed change of a tenant, unit, landlord, contractor or work order, once, in commit order (`<record>.created|updated|deleted`). Keep passing `pagination.next` as `after`: a reader that does sees every event of its team exactly once, including one whose transaction began earlier but committed later than one already read. `data.object` is the record as GET one returned it after the change (`{"id"}` for `.deleted`); `.updated` events add `previousAttributes`. Events are kept 30 days: an older `after` is 410. A read: it counts against the requests limit only. See docs/events.md.
+         */
+        get: operations["EventsController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description Newest first; never the secrets.
+         */
+        get: operations["WebhookEndpointsController_list"];
+        put?: never;
+        /**
+         * Add a webhook endpoint
+         * @description Every event of the team (or of `types`) is POSTed to `url`, signed per Standard Webhooks with the `secret` in this answer (shown only here and on rotation). At most 20 endpoints per team (the 21st is 400). The URL must be https and its host must not resolve to a loopback, private, link-local or metadata address: put your receiver’s URL in place of the example, whose host does not exist. See docs/webhooks.md.
+         */
+        post: operations["WebhookEndpointsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook-endpoints/{endpointId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a webhook endpoint
+         * @description Never its secret; see `disabledReason` when off.
+         */
+        get: operations["WebhookEndpointsController_get"];
+        /**
+         * Update a webhook endpoint
+         * @description Partial: an omitted field keeps its value. `enabled: false` pauses it; `enabled: true` resumes it and clears `disabledReason`. A `url`, when sent, must be your receiver’s URL (not the example’s host).
+         */
+        put: operations["WebhookEndpointsController_update"];
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Its pending deliveries are dropped.
+         */
+        delete: operations["WebhookEndpointsController_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook-endpoints/{endpointId}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the signing secret
+         * @description Answers the endpoint with its new `secret`; for 24 hours deliveries carry signatures by both.
+         */
+        post: operations["WebhookEndpointsController_rotateSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook-endpoints/{endpointId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event
+         * @description Queues `{"id":"evt_…","type":"ping","createdAt","data":{"object":{"id":<endpoint id>}}}` for this endpoint only (never in the feed). 409 when the endpoint is disabled.
+         */
+        post: operations["WebhookEndpointsController_sendTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook-endpoints/{endpointId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an endpoint’s deliveries
+         * @description Newest first: the delivery log.
+         */
+        get: operations["WebhookEndpointsController_deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook-endpoints/{endpointId}/deliveries/{deliveryId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again
+         * @description Now, with a fresh round of attempts.
+         */
+        post: operations["WebhookEndpointsController_retry"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -288,25 +482,70 @@ export interface components {
         /** @enum {string} */
         ContractorStatus: "active" | "inactive" | "on_holiday";
         CertificationResponse: {
-            /** Format: date-time */
-            expiryDate: string | null;
+            /** @example Gas Safe */
             type: string;
+            /** @example 584213 */
             registrationNumber: string;
+            /**
+             * Format: date-time
+             * @example 2027-03-31T00:00:00.000Z
+             */
+            expiryDate: string | null;
         };
         InsuranceResponse: {
-            /** Format: date-time */
-            expiryDate: string | null;
+            /** @example Public liability */
             type: string;
+            /** @example 5000000 */
             amount: number;
+            /**
+             * Format: date-time
+             * @example 2027-06-30T00:00:00.000Z
+             */
+            expiryDate: string | null;
         };
         ContractorResponse: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example a4e6c8f0-2b4d-4f6a-8c0e-1d3f5b7a9c2e
+             */
             readonly id: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 0b8e4f6a-2c1d-4e3f-9a5b-7c6d8e9f0a1b
+             */
             readonly teamId: string;
-            /** Format: email */
+            /** @example Brightwater Plumbing Ltd */
+            companyName: string;
+            /** @example Daniel Price */
+            contactName: string;
+            /**
+             * Format: email
+             * @example bookings@brightwater.example.com
+             */
             email: string | null;
+            /** @example 0117 496 0732 */
+            phoneNumber: string | null;
+            /** @example Unit 7, St Philips Trading Estate, Bristol BS2 0JZ */
+            fullAddress: string | null;
             status: components["schemas"]["ContractorStatus"];
+            /**
+             * @example [
+             *       "plumbing",
+             *       "heating"
+             *     ]
+             */
+            trades: string[];
+            /**
+             * @example [
+             *       "BS1",
+             *       "BS2",
+             *       "BS6",
+             *       "BS8"
+             *     ]
+             */
+            coveragePostcodes: string[];
+            /** @example Emergency call-outs around the clock; two working days’ notice for routine jobs. */
+            notes: string | null;
             /**
              * Format: int32
              * @description No rating source exists yet, so this is always null.
@@ -316,45 +555,52 @@ export interface components {
             /**
              * Format: int32
              * @description Completed work orders assigned to this contractor.
+             * @example 12
              */
             readonly completedJobs: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:14:03.512Z
+             */
             readonly createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-23T16:40:27.088Z
+             */
             readonly updatedAt: string;
-            companyName: string;
-            contactName: string;
-            phoneNumber: string | null;
-            fullAddress: string | null;
-            trades: string[];
-            coveragePostcodes: string[];
             certifications: components["schemas"]["CertificationResponse"][];
             insurance: components["schemas"]["InsuranceResponse"][];
-            notes: string | null;
         };
         CertificationDto: {
-            /** @description Kind of certification, e.g. "Gas Safe". */
+            /**
+             * @description Kind of certification, e.g. "Gas Safe".
+             * @example Gas Safe
+             */
             type: string;
+            /** @example 584213 */
             registrationNumber: string;
             /**
              * Format: date-time
              * @description A date-time, or a date alone (read as midnight UTC).
-             * @example 2027-01-31T00:00:00.000Z
+             * @example 2027-03-31T00:00:00.000Z
              */
             expiryDate?: string | null;
         };
         InsuranceDto: {
-            /** @description Kind of cover, e.g. "Public liability". */
+            /**
+             * @description Kind of cover, e.g. "Public liability".
+             * @example Public liability
+             */
             type: string;
             /**
              * @description Amount of cover; strictly greater than 0.
-             * @example 2000000
+             * @example 5000000
              */
             amount: number;
             /**
              * Format: date-time
              * @description A date-time, or a date alone (read as midnight UTC).
-             * @example 2027-01-31T00:00:00.000Z
+             * @example 2027-06-30T00:00:00.000Z
              */
             expiryDate?: string | null;
         };
@@ -377,73 +623,125 @@ export interface components {
         /** @enum {string} */
         ListSort: "-createdAt" | "createdAt" | "-updatedAt" | "updatedAt";
         LinkedTenantResponse: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 3d9a7c5e-1f2b-4a6c-8e0d-5b7f9a1c3e5d
+             */
             id: string;
-            /** Format: email */
-            email: string | null;
+            /** @example Amira */
             firstName: string;
+            /** @example Khan */
             lastName: string;
+            /**
+             * Format: email
+             * @example amira.khan@example.com
+             */
+            email: string | null;
         };
         UnitTenantLinkResponse: {
             /**
              * Format: uuid
              * @description The link's id; the tenant shows the same link with the same id.
+             * @example c7b5a3e1-9d8f-4c6b-a2e0-4f6d8b0a2c4e
              */
             id: string;
             tenant: components["schemas"]["LinkedTenantResponse"];
         };
         UnitResponse: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 6f1c2a9e-3b4d-4e8f-9a1b-2c3d4e5f6a7b
+             */
             readonly id: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 0b8e4f6a-2c1d-4e3f-9a5b-7c6d8e9f0a1b
+             */
             readonly teamId: string;
             /**
              * @description The non-empty address parts joined by ", " in the order addressLine1, addressLine2, area, city, county, postcode, country.
-             * @example 10 Downing Street, Westminster, London, SW1A 2AA, United Kingdom
+             * @example Flat 2, 14 Elm Grove, Redland, Bristol, BS6 6AH, United Kingdom
              */
             readonly fullAddress: string;
-            /** Format: date-time */
-            readonly createdAt: string;
-            /** Format: date-time */
-            readonly updatedAt: string;
+            /** @example Flat 2 */
             addressLine1: string;
+            /** @example 14 Elm Grove */
             addressLine2: string | null;
+            /** @example Bristol */
             city: string;
+            /** @example null */
             county: string | null;
+            /** @example United Kingdom */
             country: string;
+            /** @example BS6 6AH */
             postcode: string;
+            /** @example Redland */
             area: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:14:03.512Z
+             */
+            readonly createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-23T16:40:27.088Z
+             */
+            readonly updatedAt: string;
             /** @description Tenants linked to the unit, oldest link first. */
             tenantUnits: components["schemas"]["UnitTenantLinkResponse"][];
         };
         LinkedUnitResponse: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 6f1c2a9e-3b4d-4e8f-9a1b-2c3d4e5f6a7b
+             */
             id: string;
+            /** @example Flat 2, 14 Elm Grove, Redland, Bristol, BS6 6AH, United Kingdom */
             fullAddress: string;
         };
         TenantUnitLinkResponse: {
             /**
              * Format: uuid
              * @description The link's id; the unit shows the same link with the same id.
+             * @example c7b5a3e1-9d8f-4c6b-a2e0-4f6d8b0a2c4e
              */
             id: string;
             unit: components["schemas"]["LinkedUnitResponse"];
         };
         TenantResponse: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 3d9a7c5e-1f2b-4a6c-8e0d-5b7f9a1c3e5d
+             */
             readonly id: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 0b8e4f6a-2c1d-4e3f-9a5b-7c6d8e9f0a1b
+             */
             readonly teamId: string;
-            /** Format: email */
-            email: string | null;
-            /** Format: date-time */
-            readonly createdAt: string;
-            /** Format: date-time */
-            readonly updatedAt: string;
+            /** @example Amira */
             firstName: string;
+            /** @example Khan */
             lastName: string;
+            /**
+             * Format: email
+             * @example amira.khan@example.com
+             */
+            email: string | null;
+            /** @example 07700 900123 */
             phoneNumber: string | null;
+            /** @example Works nights: visits after 2 pm, please. */
             notes: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:14:03.512Z
+             */
+            readonly createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-23T16:40:27.088Z
+             */
+            readonly updatedAt: string;
             /** @description Units the tenant is linked to, oldest link first (links made by one request keep the order of `unitIds`). */
             tenantUnits: components["schemas"]["TenantUnitLinkResponse"][];
         };
@@ -455,28 +753,52 @@ export interface components {
          */
         WorkOrderPriority: "0" | "1" | "2" | "3";
         WorkOrderUnitResponse: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 6f1c2a9e-3b4d-4e8f-9a1b-2c3d4e5f6a7b
+             */
             id: string;
+            /** @example Flat 2, 14 Elm Grove, Redland, Bristol, BS6 6AH, United Kingdom */
             fullAddress: string;
         };
         WorkOrderResponse: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 9b1d3f5a-7c9e-4b2d-8f4a-6c8e0a2b4d6f
+             */
             readonly id: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 0b8e4f6a-2c1d-4e3f-9a5b-7c6d8e9f0a1b
+             */
             readonly teamId: string;
             /**
-             * @description `WO-<n>`, numbered from 1 per team without gaps.
-             * @example WO-1
+             * @description `WO-<n>`, numbered from 1 per team in order of creation; a refused create uses no number, and a deleted work
+             *     order's number is never given to another.
+             * @example WO-42
              */
             readonly code: string;
+            /** @example Leaking tap in kitchen */
+            title: string;
+            /** @example The cold tap on the kitchen sink drips constantly, even when turned off fully; water is collecting in the cupboard underneath. */
+            description: string | null;
             status: components["schemas"]["WorkOrderStatus"];
-            /** @description 0 = Emergency, 1 = High, 2 = Medium, 3 = Low. */
+            /**
+             * @description 0 = Emergency, 1 = High, 2 = Medium, 3 = Low.
+             * @example 1
+             */
             priority: components["schemas"]["WorkOrderPriority"];
-            /** @description True when the work order was completed with no contractor assigned. */
+            /** @example Weekdays after 2 pm; Saturday mornings */
+            availability: string | null;
+            /**
+             * @description True when the work order was completed with no contractor assigned.
+             * @example false
+             */
             readonly selfResolved: boolean;
             /**
              * Format: date-time
              * @description When the work order entered `completed`; null while it is not completed.
+             * @example null
              */
             readonly resolvedAt: string | null;
             /**
@@ -485,45 +807,202 @@ export interface components {
              */
             readonly intakeChannel: string;
             tenant: {
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @example 3d9a7c5e-1f2b-4a6c-8e0d-5b7f9a1c3e5d
+                 */
                 id: string;
-                /** Format: email */
-                email: string | null;
+                /** @example Amira */
                 firstName: string;
+                /** @example Khan */
                 lastName: string;
+                /**
+                 * Format: email
+                 * @example amira.khan@example.com
+                 */
+                email: string | null;
             } | null;
             contractor: {
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @example a4e6c8f0-2b4d-4f6a-8c0e-1d3f5b7a9c2e
+                 */
                 id: string;
+                /** @example Brightwater Plumbing Ltd */
                 companyName: string;
             } | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:14:03.512Z
+             */
             readonly createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-23T16:40:27.088Z
+             */
             readonly updatedAt: string;
-            title: string;
-            description: string | null;
-            availability: string | null;
             unit: components["schemas"]["WorkOrderUnitResponse"];
         };
         /** @enum {string} */
         LandlordStatus: "active" | "inactive";
         LandlordResponse: {
+            /**
+             * Format: uuid
+             * @example e2c4a6b8-0d1f-4b3d-8f5a-9c1e3a5b7d9f
+             */
+            readonly id: string;
+            /**
+             * Format: uuid
+             * @example 0b8e4f6a-2c1d-4e3f-9a5b-7c6d8e9f0a1b
+             */
+            readonly teamId: string;
+            /** @example Eleanor Whitfield */
+            name: string;
+            /**
+             * Format: email
+             * @example eleanor.whitfield@example.com
+             */
+            email: string | null;
+            /** @example 07700 900461 */
+            phoneNumber: string | null;
+            /** @example 3 Royal York Crescent, Clifton, Bristol BS8 4JX */
+            fullAddress: string | null;
+            status: components["schemas"]["LandlordStatus"];
+            /** @example Prefers email. Repairs over £500 need her approval first. */
+            notes: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:14:03.512Z
+             */
+            readonly createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-23T16:40:27.088Z
+             */
+            readonly updatedAt: string;
+        };
+        /** @enum {string} */
+        EventType: "tenant.created" | "tenant.updated" | "tenant.deleted" | "unit.created" | "unit.updated" | "unit.deleted" | "landlord.created" | "landlord.updated" | "landlord.deleted" | "contractor.created" | "contractor.updated" | "contractor.deleted" | "work_order.created" | "work_order.updated" | "work_order.deleted";
+        EventData: {
+            /**
+             * @description The record exactly as GET one returned it after the change; `{"id"}` only for `.deleted`.
+             * @example {
+             *       "id": "2b0f3c1e-6f1f-4d8e-9a0b-1c2d3e4f5a6b"
+             *     }
+             */
+            object: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description On `.updated` only: the old values of the top-level fields that changed (never `updatedAt`).
+             * @example {
+             *       "status": "reported"
+             *     }
+             */
+            previousAttributes?: {
+                [key: string]: unknown;
+            };
+        };
+        EventResponse: {
+            /**
+             * @description `evt_` and 32 hex digits; also the cursor to pass as `after`.
+             * @example evt_000000000000002a9f86d081884c7d65
+             */
+            readonly id: string;
+            readonly type: components["schemas"]["EventType"];
+            /**
+             * Format: date-time
+             * @description When the change was made (UTC, milliseconds).
+             */
+            readonly createdAt: string;
+            readonly data: components["schemas"]["EventData"];
+        };
+        EventPagination: {
+            /**
+             * Format: int32
+             * @example 50
+             */
+            limit: number;
+            /**
+             * @description Pass as `after` to read on; the `after` you sent (or null) when there was nothing new.
+             * @example evt_000000000000002a9f86d081884c7d65
+             */
+            next: string | null;
+            /** @description More events are already there: read again at once. */
+            hasMore: boolean;
+        };
+        EventListResponse: {
+            data: components["schemas"]["EventResponse"][];
+            pagination: components["schemas"]["EventPagination"];
+        };
+        WebhookEndpointWithSecretResponse: {
             /** Format: uuid */
             readonly id: string;
-            /** Format: uuid */
-            readonly teamId: string;
-            /** Format: email */
-            email: string | null;
-            status: components["schemas"]["LandlordStatus"];
+            /** @example https://hooks.harbour-lettings.co.uk/portfolio */
+            url: string;
+            /** @example Contractor dispatch system */
+            description: string | null;
+            /** @description The event types sent; null: all. */
+            types: components["schemas"]["EventType"][] | null;
+            enabled: boolean;
+            /**
+             * @description Why the service disabled the endpoint (a 410 answer, 5 days of failures); null otherwise.
+             * @example null
+             */
+            readonly disabledReason: string | null;
             /** Format: date-time */
             readonly createdAt: string;
             /** Format: date-time */
             readonly updatedAt: string;
-            name: string;
-            phoneNumber: string | null;
-            fullAddress: string | null;
-            notes: string | null;
+            /**
+             * @description `whsec_…`: verify deliveries with it (Standard Webhooks); shown only here.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            readonly secret: string;
+        };
+        WebhookEndpointResponse: {
+            /** Format: uuid */
+            readonly id: string;
+            /** @example https://hooks.harbour-lettings.co.uk/portfolio */
+            url: string;
+            /** @example Contractor dispatch system */
+            description: string | null;
+            /** @description The event types sent; null: all. */
+            types: components["schemas"]["EventType"][] | null;
+            enabled: boolean;
+            /**
+             * @description Why the service disabled the endpoint (a 410 answer, 5 days of failures); null otherwise.
+             * @example null
+             */
+            readonly disabledReason: string | null;
+            /** Format: date-time */
+            readonly createdAt: string;
+            /** Format: date-time */
+            readonly updatedAt: string;
+        };
+        WebhookDeliveryResponse: {
+            /** Format: uuid */
+            readonly id: string;
+            /** @example evt_000000000000002a9f86d081884c7d65 */
+            readonly eventId: string;
+            /** @example work_order.created */
+            readonly type: string;
+            /** @enum {string} */
+            readonly state: "pending" | "succeeded" | "failed";
+            /** Format: int32 */
+            readonly attempts: number;
+            /**
+             * Format: int32
+             * @description The HTTP status of the last attempt; null before one, or when it got no answer.
+             */
+            readonly lastStatus: number | null;
+            /** @example null */
+            readonly lastError: string | null;
+            /**
+             * Format: date-time
+             * @description When the next attempt is due; null once the delivery succeeded or failed.
+             */
+            readonly nextAttemptAt: string | null;
         };
     };
     responses: never;
@@ -532,28 +1011,67 @@ export interface components {
         CreateContractorDto: {
             content: {
                 "application/json": {
+                    /** @example Brightwater Plumbing Ltd */
                     companyName: string;
+                    /** @example Daniel Price */
                     contactName: string;
-                    /** Format: email */
+                    /**
+                     * Format: email
+                     * @example bookings@brightwater.example.com
+                     */
                     email?: string | null;
+                    /** @example 0117 496 0732 */
                     phoneNumber?: string | null;
+                    /** @example Unit 7, St Philips Trading Estate, Bristol BS2 0JZ */
                     fullAddress?: string | null;
-                    /** @default active */
+                    /**
+                     * @default active
+                     * @example active
+                     */
                     status?: components["schemas"]["ContractorStatus"];
                     /**
                      * @description Trades practised, e.g. "plumbing"; replaces the whole list when given.
                      * @default []
+                     * @example [
+                     *       "plumbing",
+                     *       "heating"
+                     *     ]
                      */
                     trades?: string[];
                     /**
                      * @description Postcode prefixes covered (`SW1A` covers `SW1A 1AA`); replaces the whole list when given.
                      * @default []
+                     * @example [
+                     *       "BS1",
+                     *       "BS2",
+                     *       "BS6",
+                     *       "BS8"
+                     *     ]
                      */
                     coveragePostcodes?: string[];
-                    /** @default [] */
+                    /**
+                     * @default []
+                     * @example [
+                     *       {
+                     *         "type": "Gas Safe",
+                     *         "registrationNumber": "584213",
+                     *         "expiryDate": "2027-03-31T00:00:00.000Z"
+                     *       }
+                     *     ]
+                     */
                     certifications?: components["schemas"]["CertificationDto"][];
-                    /** @default [] */
+                    /**
+                     * @default []
+                     * @example [
+                     *       {
+                     *         "type": "Public liability",
+                     *         "amount": 5000000,
+                     *         "expiryDate": "2027-06-30T00:00:00.000Z"
+                     *       }
+                     *     ]
+                     */
                     insurance?: components["schemas"]["InsuranceDto"][];
+                    /** @example Emergency call-outs around the clock; two working days’ notice for routine jobs. */
                     notes?: string | null;
                 };
             };
@@ -561,19 +1079,60 @@ export interface components {
         UpdateContractorDto: {
             content: {
                 "application/json": {
+                    /** @example Brightwater Plumbing Ltd */
                     companyName?: string;
+                    /** @example Daniel Price */
                     contactName?: string;
-                    /** Format: email */
+                    /**
+                     * Format: email
+                     * @example bookings@brightwater.example.com
+                     */
                     email?: string | null;
+                    /** @example 0117 496 0732 */
                     phoneNumber?: string | null;
+                    /** @example Unit 7, St Philips Trading Estate, Bristol BS2 0JZ */
                     fullAddress?: string | null;
+                    /** @example active */
                     status?: components["schemas"]["ContractorStatus"];
-                    /** @description Trades practised, e.g. "plumbing"; replaces the whole list when given. */
+                    /**
+                     * @description Trades practised, e.g. "plumbing"; replaces the whole list when given.
+                     * @example [
+                     *       "plumbing",
+                     *       "heating"
+                     *     ]
+                     */
                     trades?: string[];
-                    /** @description Postcode prefixes covered (`SW1A` covers `SW1A 1AA`); replaces the whole list when given. */
+                    /**
+                     * @description Postcode prefixes covered (`SW1A` covers `SW1A 1AA`); replaces the whole list when given.
+                     * @example [
+                     *       "BS1",
+                     *       "BS2",
+                     *       "BS6",
+                     *       "BS8"
+                     *     ]
+                     */
                     coveragePostcodes?: string[];
+                    /**
+                     * @example [
+                     *       {
+                     *         "type": "Gas Safe",
+                     *         "registrationNumber": "584213",
+                     *         "expiryDate": "2027-03-31T00:00:00.000Z"
+                     *       }
+                     *     ]
+                     */
                     certifications?: components["schemas"]["CertificationDto"][];
+                    /**
+                     * @example [
+                     *       {
+                     *         "type": "Public liability",
+                     *         "amount": 5000000,
+                     *         "expiryDate": "2027-06-30T00:00:00.000Z"
+                     *       }
+                     *     ]
+                     */
                     insurance?: components["schemas"]["InsuranceDto"][];
+                    /** @example Emergency call-outs around the clock; two working days’ notice for routine jobs. */
                     notes?: string | null;
                 };
             };
@@ -581,14 +1140,25 @@ export interface components {
         CreateUnitDto: {
             content: {
                 "application/json": {
-                    /** @description First line of the street address. */
+                    /**
+                     * @description First line of the street address.
+                     * @example Flat 2
+                     */
                     addressLine1: string;
+                    /** @example 14 Elm Grove */
                     addressLine2?: string | null;
+                    /** @example Bristol */
                     city: string;
+                    /** @example null */
                     county?: string | null;
+                    /** @example United Kingdom */
                     country: string;
+                    /** @example BS6 6AH */
                     postcode: string;
-                    /** @description Neighbourhood or district. */
+                    /**
+                     * @description Neighbourhood or district.
+                     * @example Redland
+                     */
                     area?: string | null;
                 };
             };
@@ -596,14 +1166,25 @@ export interface components {
         UpdateUnitDto: {
             content: {
                 "application/json": {
-                    /** @description First line of the street address. */
+                    /**
+                     * @description First line of the street address.
+                     * @example Flat 2
+                     */
                     addressLine1?: string;
+                    /** @example 14 Elm Grove */
                     addressLine2?: string | null;
+                    /** @example Bristol */
                     city?: string;
+                    /** @example null */
                     county?: string | null;
+                    /** @example United Kingdom */
                     country?: string;
+                    /** @example BS6 6AH */
                     postcode?: string;
-                    /** @description Neighbourhood or district. */
+                    /**
+                     * @description Neighbourhood or district.
+                     * @example Redland
+                     */
                     area?: string | null;
                 };
             };
@@ -611,16 +1192,25 @@ export interface components {
         CreateTenantDto: {
             content: {
                 "application/json": {
+                    /** @example Amira */
                     firstName: string;
+                    /** @example Khan */
                     lastName: string;
-                    /** Format: email */
+                    /**
+                     * Format: email
+                     * @example amira.khan@example.com
+                     */
                     email?: string | null;
+                    /** @example 07700 900123 */
                     phoneNumber?: string | null;
+                    /** @example Works nights: visits after 2 pm, please. */
                     notes?: string | null;
                     /**
-                     * @description Units of the team to link the tenant to; on update, replaces all the tenant's links (links to units that
-                     *     stay keep their id). Duplicates count once. Input only: the links are returned as `tenantUnits`. Not
-                     *     nullable: `[]` removes every link.
+                     * @description Ids of the team's units to link the tenant to: create a unit with `POST /v1/units` (or find one with
+                     *     `GET /v1/units`) and put its `id` here. On update, replaces all the tenant's links (links to units that stay
+                     *     keep their id). Duplicates count once. Input only: the links are returned as `tenantUnits`. Not nullable:
+                     *     `[]` removes every link.
+                     * @example []
                      */
                     unitIds?: string[];
                 };
@@ -629,16 +1219,25 @@ export interface components {
         UpdateTenantDto: {
             content: {
                 "application/json": {
+                    /** @example Amira */
                     firstName?: string;
+                    /** @example Khan */
                     lastName?: string;
-                    /** Format: email */
+                    /**
+                     * Format: email
+                     * @example amira.khan@example.com
+                     */
                     email?: string | null;
+                    /** @example 07700 900123 */
                     phoneNumber?: string | null;
+                    /** @example Works nights: visits after 2 pm, please. */
                     notes?: string | null;
                     /**
-                     * @description Units of the team to link the tenant to; on update, replaces all the tenant's links (links to units that
-                     *     stay keep their id). Duplicates count once. Input only: the links are returned as `tenantUnits`. Not
-                     *     nullable: `[]` removes every link.
+                     * @description Ids of the team's units to link the tenant to: create a unit with `POST /v1/units` (or find one with
+                     *     `GET /v1/units`) and put its `id` here. On update, replaces all the tenant's links (links to units that stay
+                     *     keep their id). Duplicates count once. Input only: the links are returned as `tenantUnits`. Not nullable:
+                     *     `[]` removes every link.
+                     * @example []
                      */
                     unitIds?: string[];
                 };
@@ -647,30 +1246,46 @@ export interface components {
         CreateWorkOrderDto: {
             content: {
                 "application/json": {
-                    /** @description Short summary of the problem, e.g. "Leaking kitchen tap". */
+                    /**
+                     * @description Short summary of the problem.
+                     * @example Leaking tap in kitchen
+                     */
                     title: string;
-                    /** @description What is wrong, in as much detail as is useful. */
+                    /**
+                     * @description What is wrong, in as much detail as is useful.
+                     * @example The cold tap on the kitchen sink drips constantly, even when turned off fully; water is collecting in the cupboard underneath.
+                     */
                     description?: string | null;
                     /**
                      * Format: uuid
-                     * @description The team's unit (property) where the work is needed.
+                     * @description The id of the team's unit (property) where the work is needed: create a unit with `POST /v1/units` (or find
+                     *     one with `GET /v1/units`) and paste its `id` here; the example id names no unit of yours.
+                     * @example 6f1c2a9e-3b4d-4e8f-9a1b-2c3d4e5f6a7b
                      */
                     unitId: string;
                     /**
                      * Format: uuid
-                     * @description The team's tenant who reported the problem, if any.
+                     * @description The id of the team's tenant who reported the problem (create one with `POST /v1/tenants`, or find one with
+                     *     `GET /v1/tenants`); `null` for none.
+                     * @example null
                      */
                     tenantId?: string | null;
                     /**
                      * Format: uuid
-                     * @description The team's contractor assigned to the job, if any.
+                     * @description The id of the team's contractor assigned to the job (create one with `POST /v1/contractors`, or find one with
+                     *     `GET /v1/contractors`); `null` for none.
+                     * @example null
                      */
                     contractorId?: string | null;
-                    /** @description When the tenant is available for a visit, as free text. */
+                    /**
+                     * @description When the tenant is available for a visit, as free text.
+                     * @example Weekdays after 2 pm; Saturday mornings
+                     */
                     availability?: string | null;
                     /**
                      * @description 0 = Emergency, 1 = High, 2 = Medium, 3 = Low. The integers 0–3 are accepted too; returned as a string.
                      * @default 2
+                     * @example 1
                      */
                     priority?: components["schemas"]["WorkOrderPriority"];
                 };
@@ -679,32 +1294,51 @@ export interface components {
         UpdateWorkOrderDto: {
             content: {
                 "application/json": {
-                    /** @description Short summary of the problem, e.g. "Leaking kitchen tap". */
+                    /**
+                     * @description Short summary of the problem.
+                     * @example Leaking tap in kitchen
+                     */
                     title?: string;
-                    /** @description What is wrong, in as much detail as is useful. */
+                    /**
+                     * @description What is wrong, in as much detail as is useful.
+                     * @example The cold tap on the kitchen sink drips constantly, even when turned off fully; water is collecting in the cupboard underneath.
+                     */
                     description?: string | null;
                     /**
                      * Format: uuid
-                     * @description The team's unit (property) where the work is needed.
+                     * @description The id of the team's unit (property) where the work is needed: create a unit with `POST /v1/units` (or find
+                     *     one with `GET /v1/units`) and paste its `id` here; the example id names no unit of yours.
+                     * @example 6f1c2a9e-3b4d-4e8f-9a1b-2c3d4e5f6a7b
                      */
                     unitId?: string;
                     /**
                      * Format: uuid
-                     * @description The team's tenant who reported the problem, if any.
+                     * @description The id of the team's tenant who reported the problem (create one with `POST /v1/tenants`, or find one with
+                     *     `GET /v1/tenants`); `null` for none.
+                     * @example null
                      */
                     tenantId?: string | null;
                     /**
                      * Format: uuid
-                     * @description The team's contractor assigned to the job, if any.
+                     * @description The id of the team's contractor assigned to the job (create one with `POST /v1/contractors`, or find one with
+                     *     `GET /v1/contractors`); `null` for none.
+                     * @example null
                      */
                     contractorId?: string | null;
-                    /** @description When the tenant is available for a visit, as free text. */
+                    /**
+                     * @description When the tenant is available for a visit, as free text.
+                     * @example Weekdays after 2 pm; Saturday mornings
+                     */
                     availability?: string | null;
-                    /** @description 0 = Emergency, 1 = High, 2 = Medium, 3 = Low. The integers 0–3 are accepted too; returned as a string. */
+                    /**
+                     * @description 0 = Emergency, 1 = High, 2 = Medium, 3 = Low. The integers 0–3 are accepted too; returned as a string.
+                     * @example 1
+                     */
                     priority?: components["schemas"]["WorkOrderPriority"];
                     /**
                      * @description Moves: reported → in_progress, completed, cancelled; in_progress → reported, completed, cancelled;
                      *     completed → in_progress; cancelled → reported. Any other move is a 409; the current status is always allowed.
+                     * @example in_progress
                      */
                     status?: components["schemas"]["WorkOrderStatus"];
                 };
@@ -713,15 +1347,29 @@ export interface components {
         CreateLandlordDto: {
             content: {
                 "application/json": {
-                    /** @description The landlord's name, a person or a company. */
+                    /**
+                     * @description The landlord's name, a person or a company.
+                     * @example Eleanor Whitfield
+                     */
                     name: string;
-                    /** Format: email */
+                    /**
+                     * Format: email
+                     * @example eleanor.whitfield@example.com
+                     */
                     email?: string | null;
+                    /** @example 07700 900461 */
                     phoneNumber?: string | null;
-                    /** @description Correspondence address, free text. */
+                    /**
+                     * @description Correspondence address, free text.
+                     * @example 3 Royal York Crescent, Clifton, Bristol BS8 4JX
+                     */
                     fullAddress?: string | null;
-                    /** @default active */
+                    /**
+                     * @default active
+                     * @example active
+                     */
                     status?: components["schemas"]["LandlordStatus"];
+                    /** @example Prefers email. Repairs over £500 need her approval first. */
                     notes?: string | null;
                 };
             };
@@ -729,15 +1377,86 @@ export interface components {
         UpdateLandlordDto: {
             content: {
                 "application/json": {
-                    /** @description The landlord's name, a person or a company. */
+                    /**
+                     * @description The landlord's name, a person or a company.
+                     * @example Eleanor Whitfield
+                     */
                     name?: string;
-                    /** Format: email */
+                    /**
+                     * Format: email
+                     * @example eleanor.whitfield@example.com
+                     */
                     email?: string | null;
+                    /** @example 07700 900461 */
                     phoneNumber?: string | null;
-                    /** @description Correspondence address, free text. */
+                    /**
+                     * @description Correspondence address, free text.
+                     * @example 3 Royal York Crescent, Clifton, Bristol BS8 4JX
+                     */
                     fullAddress?: string | null;
+                    /** @example active */
                     status?: components["schemas"]["LandlordStatus"];
+                    /** @example Prefers email. Repairs over £500 need her approval first. */
                     notes?: string | null;
+                };
+            };
+        };
+        CreateWebhookEndpointDto: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uri
+                     * @description Where deliveries are POSTed: `https://` (http only when the server sets WEBHOOKS_ALLOW_HTTP), a host that does
+                     *     not resolve to a loopback, private, link-local or metadata address. Redirects are not followed. Put your
+                     *     receiver’s URL here: the example's host does not exist.
+                     * @example https://hooks.harbour-lettings.co.uk/portfolio
+                     */
+                    url: string;
+                    /**
+                     * @description The event types to send; omitted (or null): all of them.
+                     * @example [
+                     *       "work_order.created",
+                     *       "work_order.updated"
+                     *     ]
+                     */
+                    types?: components["schemas"]["EventType"][] | null;
+                    /**
+                     * @description What the endpoint is for.
+                     * @example Contractor dispatch system
+                     */
+                    description?: string | null;
+                };
+            };
+        };
+        UpdateWebhookEndpointDto: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uri
+                     * @description Where deliveries are POSTed: `https://` (http only when the server sets WEBHOOKS_ALLOW_HTTP), a host that does
+                     *     not resolve to a loopback, private, link-local or metadata address. Redirects are not followed. Put your
+                     *     receiver’s URL here: the example's host does not exist.
+                     * @example https://hooks.harbour-lettings.co.uk/portfolio
+                     */
+                    url?: string;
+                    /**
+                     * @description The event types to send; omitted (or null): all of them.
+                     * @example [
+                     *       "work_order.created",
+                     *       "work_order.updated"
+                     *     ]
+                     */
+                    types?: components["schemas"]["EventType"][] | null;
+                    /**
+                     * @description What the endpoint is for.
+                     * @example Contractor dispatch system
+                     */
+                    description?: string | null;
+                    /**
+                     * @description false pauses deliveries (none are queued meanwhile); true resumes and clears `disabledReason`.
+                     * @example true
+                     */
+                    enabled?: boolean;
                 };
             };
         };
@@ -807,8 +1526,9 @@ export interface operations {
                 /** @description Records per page. */
                 pageSize?: number;
                 /**
-                 * @description Only records changed at or after this time (`updatedAt` ≥ it); a date alone is midnight UTC. With
-                 *     `sort=updatedAt`, a sync walks a team's changes: see docs/sync-and-retries.md.
+                 * @description Only records changed at or after this time (`updatedAt` ≥ it), e.g. `2026-11-21T09:00:00Z`; a date alone
+                 *     (`2026-11-21`) is midnight UTC. With `sort=updatedAt`, a sync walks a team's changes: see
+                 *     docs/sync-and-retries.md.
                  */
                 updatedSince?: string;
                 /** @description `-createdAt` (newest first), `createdAt`, `-updatedAt` or `updatedAt`; ties by `id` in the same direction. */
@@ -948,7 +1668,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored. Scoped to the team. */
+                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored. Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -1011,6 +1731,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description This API key is read-only: writes (POST, PUT, DELETE) need a read-and-write key. Answered after the key and the limits, before the body is validated */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "This API key is read-only"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Conflict: the change is not allowed from the current state, the record is still referred to, or a request with the same Idempotency-Key is still in progress */
             409: {
                 headers: {
@@ -1025,7 +1765,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "Cannot change status from completed to cancelled"
+                     *       "error": "A request with this Idempotency-Key is still in progress; retry later"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -1251,7 +1991,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "Work order not found"
+                     *       "error": "Contractor not found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -1325,7 +2065,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored. Scoped to the team. */
+                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored. Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
                 "Idempotency-Key"?: string;
                 /** @description Applies the change only if the record is still the one with this ETag (or `*`: any); otherwise 412 and nothing changes. Checked after the key, the limits and the record’s existence, before the body is validated. */
                 "If-Match"?: string;
@@ -1392,6 +2132,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description This API key is read-only: writes (POST, PUT, DELETE) need a read-and-write key. Answered after the key and the limits, before the body is validated */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "This API key is read-only"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No such record for this team (a record of another team is answered the same way) */
             404: {
                 headers: {
@@ -1406,7 +2166,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "Work order not found"
+                     *       "error": "Contractor not found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -1426,7 +2186,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "Cannot change status from completed to cancelled"
+                     *       "error": "A request with this Idempotency-Key is still in progress; retry later"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -1446,7 +2206,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "If-Match does not match the work order's current ETag \"3q2-7wAbCdEfGhIjKlMnOpQrStU\"; read it again"
+                     *       "error": "If-Match does not match the contractor's current ETag \"3q2-7wAbCdEfGhIjKlMnOpQrStU\"; read it again"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -1580,7 +2340,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored. Scoped to the team. */
+                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored. Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
                 "Idempotency-Key"?: string;
                 /** @description Applies the change only if the record is still the one with this ETag (or `*`: any); otherwise 412 and nothing changes. Checked after the key, the limits and the record’s existence, before the body is validated. */
                 "If-Match"?: string;
@@ -1641,6 +2401,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description This API key is read-only: writes (POST, PUT, DELETE) need a read-and-write key. Answered after the key and the limits, before the body is validated */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "This API key is read-only"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No such record for this team (a record of another team is answered the same way) */
             404: {
                 headers: {
@@ -1655,7 +2435,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "Work order not found"
+                     *       "error": "Contractor not found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -1675,7 +2455,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "Cannot change status from completed to cancelled"
+                     *       "error": "Contractor is referred to by 2 work orders (WO-41, WO-42); delete them or change their contractorId first"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -1695,7 +2475,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "If-Match does not match the work order's current ETag \"3q2-7wAbCdEfGhIjKlMnOpQrStU\"; read it again"
+                     *       "error": "If-Match does not match the contractor's current ETag \"3q2-7wAbCdEfGhIjKlMnOpQrStU\"; read it again"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -1793,8 +2573,9 @@ export interface operations {
                 /** @description Records per page. */
                 pageSize?: number;
                 /**
-                 * @description Only records changed at or after this time (`updatedAt` ≥ it); a date alone is midnight UTC. With
-                 *     `sort=updatedAt`, a sync walks a team's changes: see docs/sync-and-retries.md.
+                 * @description Only records changed at or after this time (`updatedAt` ≥ it), e.g. `2026-11-21T09:00:00Z`; a date alone
+                 *     (`2026-11-21`) is midnight UTC. With `sort=updatedAt`, a sync walks a team's changes: see
+                 *     docs/sync-and-retries.md.
                  */
                 updatedSince?: string;
                 /** @description `-createdAt` (newest first), `createdAt`, `-updatedAt` or `updatedAt`; ties by `id` in the same direction. */
@@ -1928,7 +2709,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored. Scoped to the team. */
+                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored. Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -1991,6 +2772,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description This API key is read-only: writes (POST, PUT, DELETE) need a read-and-write key. Answered after the key and the limits, before the body is validated */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "This API key is read-only"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Conflict: the change is not allowed from the current state, the record is still referred to, or a request with the same Idempotency-Key is still in progress */
             409: {
                 headers: {
@@ -2005,7 +2806,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "Cannot change status from completed to cancelled"
+                     *       "error": "A request with this Idempotency-Key is still in progress; retry later"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -2231,7 +3032,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "Work order not found"
+                     *       "error": "Unit not found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -2305,7 +3106,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored. Scoped to the team. */
+                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored. Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
                 "Idempotency-Key"?: string;
                 /** @description Applies the change only if the record is still the one with this ETag (or `*`: any); otherwise 412 and nothing changes. Checked after the key, the limits and the record’s existence, before the body is validated. */
                 "If-Match"?: string;
@@ -2372,6 +3173,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description This API key is read-only: writes (POST, PUT, DELETE) need a read-and-write key. Answered after the key and the limits, before the body is validated */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "This API key is read-only"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No such record for this team (a record of another team is answered the same way) */
             404: {
                 headers: {
@@ -2386,7 +3207,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "Work order not found"
+                     *       "error": "Unit not found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -2406,7 +3227,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "Cannot change status from completed to cancelled"
+                     *       "error": "A request with this Idempotency-Key is still in progress; retry later"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -2426,7 +3247,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "If-Match does not match the work order's current ETag \"3q2-7wAbCdEfGhIjKlMnOpQrStU\"; read it again"
+                     *       "error": "If-Match does not match the unit's current ETag \"3q2-7wAbCdEfGhIjKlMnOpQrStU\"; read it again"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -2560,7 +3381,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored. Scoped to the team. */
+                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored. Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
                 "Idempotency-Key"?: string;
                 /** @description Applies the change only if the record is still the one with this ETag (or `*`: any); otherwise 412 and nothing changes. Checked after the key, the limits and the record’s existence, before the body is validated. */
                 "If-Match"?: string;
@@ -2621,6 +3442,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description This API key is read-only: writes (POST, PUT, DELETE) need a read-and-write key. Answered after the key and the limits, before the body is validated */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "This API key is read-only"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No such record for this team (a record of another team is answered the same way) */
             404: {
                 headers: {
@@ -2635,7 +3476,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "Work order not found"
+                     *       "error": "Unit not found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -2655,7 +3496,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "Cannot change status from completed to cancelled"
+                     *       "error": "Unit is referred to by 2 work orders (WO-41, WO-42); delete them or change their unitId first"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -2675,7 +3516,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "If-Match does not match the work order's current ETag \"3q2-7wAbCdEfGhIjKlMnOpQrStU\"; read it again"
+                     *       "error": "If-Match does not match the unit's current ETag \"3q2-7wAbCdEfGhIjKlMnOpQrStU\"; read it again"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -2773,8 +3614,9 @@ export interface operations {
                 /** @description Records per page. */
                 pageSize?: number;
                 /**
-                 * @description Only records changed at or after this time (`updatedAt` ≥ it); a date alone is midnight UTC. With
-                 *     `sort=updatedAt`, a sync walks a team's changes: see docs/sync-and-retries.md.
+                 * @description Only records changed at or after this time (`updatedAt` ≥ it), e.g. `2026-11-21T09:00:00Z`; a date alone
+                 *     (`2026-11-21`) is midnight UTC. With `sort=updatedAt`, a sync walks a team's changes: see
+                 *     docs/sync-and-retries.md.
                  */
                 updatedSince?: string;
                 /** @description `-createdAt` (newest first), `createdAt`, `-updatedAt` or `updatedAt`; ties by `id` in the same direction. */
@@ -2908,7 +3750,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored. Scoped to the team. */
+                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored. Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -2971,6 +3813,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description This API key is read-only: writes (POST, PUT, DELETE) need a read-and-write key. Answered after the key and the limits, before the body is validated */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "This API key is read-only"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Conflict: the change is not allowed from the current state, the record is still referred to, or a request with the same Idempotency-Key is still in progress */
             409: {
                 headers: {
@@ -2985,7 +3847,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "Cannot change status from completed to cancelled"
+                     *       "error": "A request with this Idempotency-Key is still in progress; retry later"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -3211,7 +4073,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "Work order not found"
+                     *       "error": "Tenant not found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -3285,7 +4147,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored. Scoped to the team. */
+                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored. Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
                 "Idempotency-Key"?: string;
                 /** @description Applies the change only if the record is still the one with this ETag (or `*`: any); otherwise 412 and nothing changes. Checked after the key, the limits and the record’s existence, before the body is validated. */
                 "If-Match"?: string;
@@ -3352,6 +4214,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description This API key is read-only: writes (POST, PUT, DELETE) need a read-and-write key. Answered after the key and the limits, before the body is validated */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "This API key is read-only"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No such record for this team (a record of another team is answered the same way) */
             404: {
                 headers: {
@@ -3366,7 +4248,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "Work order not found"
+                     *       "error": "Tenant not found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -3386,7 +4268,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "Cannot change status from completed to cancelled"
+                     *       "error": "A request with this Idempotency-Key is still in progress; retry later"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -3406,7 +4288,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "If-Match does not match the work order's current ETag \"3q2-7wAbCdEfGhIjKlMnOpQrStU\"; read it again"
+                     *       "error": "If-Match does not match the tenant's current ETag \"3q2-7wAbCdEfGhIjKlMnOpQrStU\"; read it again"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -3540,7 +4422,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored. Scoped to the team. */
+                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored. Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
                 "Idempotency-Key"?: string;
                 /** @description Applies the change only if the record is still the one with this ETag (or `*`: any); otherwise 412 and nothing changes. Checked after the key, the limits and the record’s existence, before the body is validated. */
                 "If-Match"?: string;
@@ -3601,6 +4483,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description This API key is read-only: writes (POST, PUT, DELETE) need a read-and-write key. Answered after the key and the limits, before the body is validated */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "This API key is read-only"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No such record for this team (a record of another team is answered the same way) */
             404: {
                 headers: {
@@ -3615,7 +4517,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "Work order not found"
+                     *       "error": "Tenant not found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -3635,7 +4537,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "Cannot change status from completed to cancelled"
+                     *       "error": "Tenant is referred to by 2 work orders (WO-41, WO-42); delete them or change their tenantId first"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -3655,7 +4557,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "If-Match does not match the work order's current ETag \"3q2-7wAbCdEfGhIjKlMnOpQrStU\"; read it again"
+                     *       "error": "If-Match does not match the tenant's current ETag \"3q2-7wAbCdEfGhIjKlMnOpQrStU\"; read it again"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -3753,8 +4655,9 @@ export interface operations {
                 /** @description Records per page. */
                 pageSize?: number;
                 /**
-                 * @description Only records changed at or after this time (`updatedAt` ≥ it); a date alone is midnight UTC. With
-                 *     `sort=updatedAt`, a sync walks a team's changes: see docs/sync-and-retries.md.
+                 * @description Only records changed at or after this time (`updatedAt` ≥ it), e.g. `2026-11-21T09:00:00Z`; a date alone
+                 *     (`2026-11-21`) is midnight UTC. With `sort=updatedAt`, a sync walks a team's changes: see
+                 *     docs/sync-and-retries.md.
                  */
                 updatedSince?: string;
                 /** @description `-createdAt` (newest first), `createdAt`, `-updatedAt` or `updatedAt`; ties by `id` in the same direction. */
@@ -3898,7 +4801,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored. Scoped to the team. */
+                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored. Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -3961,6 +4864,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description This API key is read-only: writes (POST, PUT, DELETE) need a read-and-write key. Answered after the key and the limits, before the body is validated */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "This API key is read-only"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Conflict: the change is not allowed from the current state, the record is still referred to, or a request with the same Idempotency-Key is still in progress */
             409: {
                 headers: {
@@ -3975,7 +4898,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "Cannot change status from completed to cancelled"
+                     *       "error": "A request with this Idempotency-Key is still in progress; retry later"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -4275,7 +5198,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored. Scoped to the team. */
+                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored. Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
                 "Idempotency-Key"?: string;
                 /** @description Applies the change only if the record is still the one with this ETag (or `*`: any); otherwise 412 and nothing changes. Checked after the key, the limits and the record’s existence, before the body is validated. */
                 "If-Match"?: string;
@@ -4337,6 +5260,26 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "Invalid or revoked API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This API key is read-only: writes (POST, PUT, DELETE) need a read-and-write key. Answered after the key and the limits, before the body is validated */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "This API key is read-only"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -4530,7 +5473,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored. Scoped to the team. */
+                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored. Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
                 "Idempotency-Key"?: string;
                 /** @description Applies the change only if the record is still the one with this ETag (or `*`: any); otherwise 412 and nothing changes. Checked after the key, the limits and the record’s existence, before the body is validated. */
                 "If-Match"?: string;
@@ -4591,6 +5534,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description This API key is read-only: writes (POST, PUT, DELETE) need a read-and-write key. Answered after the key and the limits, before the body is validated */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "This API key is read-only"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No such record for this team (a record of another team is answered the same way) */
             404: {
                 headers: {
@@ -4625,7 +5588,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "Cannot change status from completed to cancelled"
+                     *       "error": "A request with this Idempotency-Key is still in progress; retry later"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -4743,8 +5706,9 @@ export interface operations {
                 /** @description Records per page. */
                 pageSize?: number;
                 /**
-                 * @description Only records changed at or after this time (`updatedAt` ≥ it); a date alone is midnight UTC. With
-                 *     `sort=updatedAt`, a sync walks a team's changes: see docs/sync-and-retries.md.
+                 * @description Only records changed at or after this time (`updatedAt` ≥ it), e.g. `2026-11-21T09:00:00Z`; a date alone
+                 *     (`2026-11-21`) is midnight UTC. With `sort=updatedAt`, a sync walks a team's changes: see
+                 *     docs/sync-and-retries.md.
                  */
                 updatedSince?: string;
                 /** @description `-createdAt` (newest first), `createdAt`, `-updatedAt` or `updatedAt`; ties by `id` in the same direction. */
@@ -4880,7 +5844,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored. Scoped to the team. */
+                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored. Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -4943,6 +5907,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description This API key is read-only: writes (POST, PUT, DELETE) need a read-and-write key. Answered after the key and the limits, before the body is validated */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "This API key is read-only"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Conflict: the change is not allowed from the current state, the record is still referred to, or a request with the same Idempotency-Key is still in progress */
             409: {
                 headers: {
@@ -4957,7 +5941,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "Cannot change status from completed to cancelled"
+                     *       "error": "A request with this Idempotency-Key is still in progress; retry later"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -5183,7 +6167,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "Work order not found"
+                     *       "error": "Landlord not found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -5257,7 +6241,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored. Scoped to the team. */
+                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored. Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
                 "Idempotency-Key"?: string;
                 /** @description Applies the change only if the record is still the one with this ETag (or `*`: any); otherwise 412 and nothing changes. Checked after the key, the limits and the record’s existence, before the body is validated. */
                 "If-Match"?: string;
@@ -5324,6 +6308,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description This API key is read-only: writes (POST, PUT, DELETE) need a read-and-write key. Answered after the key and the limits, before the body is validated */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "This API key is read-only"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No such record for this team (a record of another team is answered the same way) */
             404: {
                 headers: {
@@ -5338,7 +6342,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "Work order not found"
+                     *       "error": "Landlord not found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -5358,7 +6362,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "Cannot change status from completed to cancelled"
+                     *       "error": "A request with this Idempotency-Key is still in progress; retry later"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -5378,7 +6382,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "If-Match does not match the work order's current ETag \"3q2-7wAbCdEfGhIjKlMnOpQrStU\"; read it again"
+                     *       "error": "If-Match does not match the landlord's current ETag \"3q2-7wAbCdEfGhIjKlMnOpQrStU\"; read it again"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -5512,7 +6516,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored. Scoped to the team. */
+                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored. Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
                 "Idempotency-Key"?: string;
                 /** @description Applies the change only if the record is still the one with this ETag (or `*`: any); otherwise 412 and nothing changes. Checked after the key, the limits and the record’s existence, before the body is validated. */
                 "If-Match"?: string;
@@ -5573,6 +6577,1502 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description This API key is read-only: writes (POST, PUT, DELETE) need a read-and-write key. Answered after the key and the limits, before the body is validated */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "This API key is read-only"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such record for this team (a record of another team is answered the same way) */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Landlord not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict: the change is not allowed from the current state, the record is still referred to, or a request with the same Idempotency-Key is still in progress */
+            409: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A request with this Idempotency-Key is still in progress; retry later"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description If-Match does not match the current ETag: the record changed since it was read; nothing was changed */
+            412: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "If-Match does not match the landlord's current ETag \"3q2-7wAbCdEfGhIjKlMnOpQrStU\"; read it again"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different method, path or body */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "This Idempotency-Key was used with a different request (method, path or body); use a new key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix second at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds (at least 1) until the request would be accepted */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error; never a stack trace */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable or a query timed out; retry later */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request took too long and was cancelled"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    EventsController_list: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The `pagination.next` of the previous answer (an event id such as `evt_000000000000002a9f86d081884c7d65`):
+                 *     only events committed after it. Omitted: from the oldest event still kept (30 days).
+                 */
+                after?: string;
+                /** @description One event type or a comma-separated list (`work_order.created,work_order.updated`); omitted: all. */
+                types?: components["schemas"]["EventType"][];
+                /** @description Events per answer. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventListResponse"];
+                };
+            };
+            /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Invalid or revoked API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The cursor (`after`) names an event older than the 30-day retention; start again without `after` */
+            410: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "after names an event older than the 30-day retention; start again without after"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix second at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds (at least 1) until the request would be accepted */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error; never a stack trace */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable or a query timed out; retry later */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request took too long and was cancelled"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    WebhookEndpointsController_list: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Records per page. */
+                pageSize?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of records, newest first */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookEndpointResponse"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Invalid or revoked API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix second at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds (at least 1) until the request would be accepted */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error; never a stack trace */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable or a query timed out; retry later */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request took too long and was cancelled"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    WebhookEndpointsController_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored. Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["CreateWebhookEndpointDto"];
+        responses: {
+            /** @description Created, with its signing secret */
+            201: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookEndpointWithSecretResponse"];
+                    };
+                };
+            };
+            /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Invalid or revoked API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This API key is read-only: writes (POST, PUT, DELETE) need a read-and-write key. Answered after the key and the limits, before the body is validated */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "This API key is read-only"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body larger than 1 MiB (1,048,576 bytes) */
+            413: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Request body exceeds the limit of 1048576 bytes (1 MiB)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body sent with a Content-Type other than application/json */
+            415: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Content-Type must be application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different method, path or body */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "This Idempotency-Key was used with a different request (method, path or body); use a new key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix second at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds (at least 1) until the request would be accepted */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error; never a stack trace */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable or a query timed out; retry later */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request took too long and was cancelled"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    WebhookEndpointsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookEndpointResponse"];
+                    };
+                };
+            };
+            /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Invalid or revoked API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such record for this team (a record of another team is answered the same way) */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Work order not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix second at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds (at least 1) until the request would be accepted */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error; never a stack trace */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable or a query timed out; retry later */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request took too long and was cancelled"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    WebhookEndpointsController_update: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored. Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["UpdateWebhookEndpointDto"];
+        responses: {
+            /** @description Updated */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookEndpointResponse"];
+                    };
+                };
+            };
+            /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Invalid or revoked API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This API key is read-only: writes (POST, PUT, DELETE) need a read-and-write key. Answered after the key and the limits, before the body is validated */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "This API key is read-only"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such record for this team (a record of another team is answered the same way) */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Work order not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body larger than 1 MiB (1,048,576 bytes) */
+            413: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Request body exceeds the limit of 1048576 bytes (1 MiB)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body sent with a Content-Type other than application/json */
+            415: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Content-Type must be application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different method, path or body */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "This Idempotency-Key was used with a different request (method, path or body); use a new key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix second at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds (at least 1) until the request would be accepted */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error; never a stack trace */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable or a query timed out; retry later */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request took too long and was cancelled"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    WebhookEndpointsController_remove: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored. Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; no body */
+            204: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Invalid or revoked API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This API key is read-only: writes (POST, PUT, DELETE) need a read-and-write key. Answered after the key and the limits, before the body is validated */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "This API key is read-only"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such record for this team (a record of another team is answered the same way) */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Work order not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different method, path or body */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "This Idempotency-Key was used with a different request (method, path or body); use a new key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix second at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds (at least 1) until the request would be accepted */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error; never a stack trace */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable or a query timed out; retry later */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request took too long and was cancelled"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    WebhookEndpointsController_rotateSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored. Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint with its new secret */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookEndpointWithSecretResponse"];
+                    };
+                };
+            };
+            /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Invalid or revoked API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This API key is read-only: writes (POST, PUT, DELETE) need a read-and-write key. Answered after the key and the limits, before the body is validated */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "This API key is read-only"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such record for this team (a record of another team is answered the same way) */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Work order not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different method, path or body */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "This Idempotency-Key was used with a different request (method, path or body); use a new key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix second at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds (at least 1) until the request would be accepted */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error; never a stack trace */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable or a query timed out; retry later */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request took too long and was cancelled"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    WebhookEndpointsController_sendTest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored. Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued: the delivery */
+            202: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookDeliveryResponse"];
+                    };
+                };
+            };
+            /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Invalid or revoked API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This API key is read-only: writes (POST, PUT, DELETE) need a read-and-write key. Answered after the key and the limits, before the body is validated */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "This API key is read-only"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No such record for this team (a record of another team is answered the same way) */
             404: {
                 headers: {
@@ -5607,14 +8107,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "Cannot change status from completed to cancelled"
+                     *       "error": "A request with this Idempotency-Key is still in progress; retry later"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description If-Match does not match the current ETag: the record changed since it was read; nothing was changed */
-            412: {
+            /** @description The Idempotency-Key was already used with a different method, path or body */
+            422: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
                     "X-RateLimit-Limit"?: number;
@@ -5627,7 +8127,331 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "If-Match does not match the work order's current ETag \"3q2-7wAbCdEfGhIjKlMnOpQrStU\"; read it again"
+                     *       "error": "This Idempotency-Key was used with a different request (method, path or body); use a new key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix second at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds (at least 1) until the request would be accepted */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error; never a stack trace */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable or a query timed out; retry later */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request took too long and was cancelled"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    WebhookEndpointsController_deliveries: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Records per page. */
+                pageSize?: number;
+            };
+            header?: never;
+            path: {
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of records, newest first */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookDeliveryResponse"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Invalid or revoked API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such record for this team (a record of another team is answered the same way) */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Work order not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix second at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds (at least 1) until the request would be accepted */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error; never a stack trace */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable or a query timed out; retry later */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request took too long and was cancelled"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    WebhookEndpointsController_retry: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored. Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                endpointId: string;
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued again */
+            202: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookDeliveryResponse"];
+                    };
+                };
+            };
+            /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Invalid or revoked API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This API key is read-only: writes (POST, PUT, DELETE) need a read-and-write key. Answered after the key and the limits, before the body is validated */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "This API key is read-only"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such record for this team (a record of another team is answered the same way) */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Work order not found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];

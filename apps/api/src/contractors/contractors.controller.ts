@@ -9,10 +9,14 @@ import {
   ApiUpdate,
   Authenticated,
   ConditionalResource,
+  enumFilter,
   IdParam,
+  listDescription,
+  updateDescription,
   TeamId,
   type Page,
 } from '@app/common';
+import { CONTRACTOR_STATUSES } from './contractor.entity.js';
 import { ContractorsService } from './contractors.service.js';
 import { ContractorResponse } from './dto/contractor.response.js';
 import { CreateContractorDto } from './dto/create-contractor.dto.js';
@@ -28,7 +32,13 @@ export class ContractorsController {
 
   @Post()
   @HttpCode(201)
-  @ApiOperation({ summary: 'Create a contractor' })
+  @ApiOperation({
+    summary: 'Create a contractor',
+    description:
+      '`companyName` and `contactName` are required; `status` defaults to `active`, the lists to `[]`. ' +
+      '`rating` (null until a rating source exists) and `completedJobs` (completed work orders assigned to it) are ' +
+      'output only.',
+  })
   @ApiCreate(ContractorResponse)
   async create(@TeamId() teamId: string, @Body() body: CreateContractorDto): Promise<{ data: ContractorResponse }> {
     return { data: await this.contractors.create(teamId, body) };
@@ -37,7 +47,12 @@ export class ContractorsController {
   @Get()
   @ApiOperation({
     summary: 'List contractors',
-    description: 'Newest first unless `sort` says otherwise; filters combine with AND.',
+    description: listDescription('company name, contact name, email or phone number', [
+      enumFilter('status', CONTRACTOR_STATUSES),
+      '`trade`: contractors with this trade among `trades` (case-insensitive, whole value).',
+      '`postcode`: contractors covering it: one of their `coveragePostcodes` is a prefix of it, case and spaces ' +
+        'ignored (`SW1A` covers `sw1a 1aa`).',
+    ]),
   })
   @ApiPageResponse(ContractorResponse)
   @ApiErrors(400)
@@ -54,7 +69,10 @@ export class ContractorsController {
   }
 
   @Put(':contractorId')
-  @ApiOperation({ summary: 'Update a contractor', description: 'Partial: omitted fields keep their value.' })
+  @ApiOperation({
+    summary: 'Update a contractor',
+    description: updateDescription('`status` may change here (`active`, `inactive`, `on_holiday`).'),
+  })
   @ApiParam({ name: 'contractorId', format: 'uuid' })
   @ApiUpdate(ContractorResponse)
   async update(
@@ -69,10 +87,14 @@ export class ContractorsController {
   @HttpCode(204)
   @ApiOperation({
     summary: 'Delete a contractor',
-    description: 'Refused with 409 while work orders are assigned to the contractor.',
+    description:
+      '204. Refused with 409 (naming them) while work orders are assigned to the contractor: unassign it ' +
+      '(`contractorId: null`) or delete those first. Afterwards an assignment to it is 400.',
   })
   @ApiParam({ name: 'contractorId', format: 'uuid' })
-  @ApiDelete()
+  @ApiDelete(ContractorResponse, {
+    409: 'Contractor is referred to by 2 work orders (WO-41, WO-42); delete them or change their contractorId first',
+  })
   async remove(@TeamId() teamId: string, @IdParam('contractorId') id: string): Promise<void> {
     await this.contractors.remove(teamId, id);
   }

@@ -9,7 +9,10 @@ import {
   ApiUpdate,
   Authenticated,
   ConditionalResource,
+  enumFilter,
   IdParam,
+  listDescription,
+  updateDescription,
   TeamId,
   type Page,
 } from '@app/common';
@@ -17,6 +20,7 @@ import { CreateLandlordDto } from './dto/create-landlord.dto.js';
 import { LandlordResponse } from './dto/landlord.response.js';
 import { ListLandlordsQuery } from './dto/list-landlords.query.js';
 import { UpdateLandlordDto } from './dto/update-landlord.dto.js';
+import { LANDLORD_STATUSES } from './landlord.entity.js';
 import { LandlordsService } from './landlords.service.js';
 
 @ApiTags('Landlords')
@@ -28,7 +32,10 @@ export class LandlordsController {
 
   @Post()
   @HttpCode(201)
-  @ApiOperation({ summary: 'Create a landlord' })
+  @ApiOperation({
+    summary: 'Create a landlord',
+    description: '`name` is required; `status` is `active` or `inactive`, default `active`.',
+  })
   @ApiCreate(LandlordResponse)
   async create(@TeamId() teamId: string, @Body() body: CreateLandlordDto): Promise<{ data: LandlordResponse }> {
     return { data: await this.landlords.create(teamId, body) };
@@ -37,7 +44,7 @@ export class LandlordsController {
   @Get()
   @ApiOperation({
     summary: 'List landlords',
-    description: 'Newest first unless `sort` says otherwise; filters combine with AND.',
+    description: listDescription('name, email or phone number', [enumFilter('status', LANDLORD_STATUSES)]),
   })
   @ApiPageResponse(LandlordResponse)
   @ApiErrors(400)
@@ -54,7 +61,10 @@ export class LandlordsController {
   }
 
   @Put(':landlordId')
-  @ApiOperation({ summary: 'Update a landlord', description: 'Partial: omitted fields keep their value.' })
+  @ApiOperation({
+    summary: 'Update a landlord',
+    description: updateDescription('`status` may change here (`active` or `inactive`).'),
+  })
   @ApiParam({ name: 'landlordId', format: 'uuid' })
   @ApiUpdate(LandlordResponse)
   async update(
@@ -67,9 +77,9 @@ export class LandlordsController {
 
   @Delete(':landlordId')
   @HttpCode(204)
-  @ApiOperation({ summary: 'Delete a landlord', description: 'Always possible: nothing refers to a landlord.' })
+  @ApiOperation({ summary: 'Delete a landlord', description: '204. Always possible: nothing refers to a landlord.' })
   @ApiParam({ name: 'landlordId', format: 'uuid' })
-  @ApiDelete()
+  @ApiDelete(LandlordResponse)
   async remove(@TeamId() teamId: string, @IdParam('landlordId') id: string): Promise<void> {
     await this.landlords.remove(teamId, id);
   }

@@ -4,7 +4,9 @@ import type { NextFunction, Request, Response } from 'express';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { AppConfig, routeTemplateOf } from '@app/common';
+import { WebhookDispatcher } from '../webhooks/index.js';
 import { registerDatabasePoolMetrics } from './database-pool.metrics.js';
+import { registerWebhookMetrics } from './webhook.metrics.js';
 
 /** The `route` label of requests no route matched: unknown paths would otherwise make one series each. */
 export const UNMATCHED_ROUTE = '(unmatched)';
@@ -38,9 +40,10 @@ export class ApiMetrics {
     registers: [this.registry],
   });
 
-  constructor(@InjectDataSource() dataSource: DataSource, config: AppConfig) {
+  constructor(@InjectDataSource() dataSource: DataSource, config: AppConfig, dispatcher: WebhookDispatcher) {
     collectDefaultMetrics({ register: this.registry });
     registerDatabasePoolMetrics(this.registry, dataSource, config.DB_POOL_SIZE);
+    registerWebhookMetrics(this.registry, dataSource, dispatcher);
   }
 
   /** Express middleware, first in the chain: every answered request is counted, 404s and 413s included. */

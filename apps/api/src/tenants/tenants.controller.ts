@@ -10,6 +10,8 @@ import {
   Authenticated,
   ConditionalResource,
   IdParam,
+  listDescription,
+  updateDescription,
   TeamId,
   type Page,
 } from '@app/common';
@@ -28,7 +30,13 @@ export class TenantsController {
 
   @Post()
   @HttpCode(201)
-  @ApiOperation({ summary: 'Create a tenant', description: '`unitIds` links the tenant to units of the team.' })
+  @ApiOperation({
+    summary: 'Create a tenant',
+    description:
+      '`firstName` and `lastName` are required. `unitIds` links the tenant to units of the team: create a unit ' +
+      'with `POST /v1/units` (or find one with `GET /v1/units`) and put its `id` there; an id that names no unit ' +
+      'of the team is 400. The links come back as `tenantUnits`, oldest first.',
+  })
   @ApiCreate(TenantResponse)
   async create(@TeamId() teamId: string, @Body() body: CreateTenantDto): Promise<{ data: TenantResponse }> {
     return { data: await this.tenants.create(teamId, body) };
@@ -37,8 +45,9 @@ export class TenantsController {
   @Get()
   @ApiOperation({
     summary: 'List tenants',
-    description:
-      'Newest first; `search` matches within name, email, phone number and linked units\u2019 `fullAddress`.',
+    description: listDescription(
+      'first name, last name, email, phone number or the `fullAddress` of a unit the tenant is linked to',
+    ),
   })
   @ApiPageResponse(TenantResponse)
   @ApiErrors(400)
@@ -57,8 +66,10 @@ export class TenantsController {
   @Put(':tenantId')
   @ApiOperation({
     summary: 'Update a tenant',
-    description:
-      'Partial: omitted fields keep their value, `null` clears a nullable one; `unitIds`, when present, replaces the links.',
+    description: updateDescription(
+      '`unitIds`, when sent, replaces the tenant’s links (`[]` removes them all); a link to a unit that stays ' +
+        'keeps its id. Unit ids come from `POST /v1/units` or `GET /v1/units`.',
+    ),
   })
   @ApiParam({ name: 'tenantId', format: 'uuid' })
   @ApiUpdate(TenantResponse)
@@ -74,10 +85,14 @@ export class TenantsController {
   @HttpCode(204)
   @ApiOperation({
     summary: 'Delete a tenant',
-    description: 'Refused with 409 while work orders refer to the tenant; its unit links go with it.',
+    description:
+      '204. Refused with 409 (naming them) while work orders refer to the tenant: clear their `tenantId` or ' +
+      'delete them first. Its unit links go with it; afterwards a link to it is 400.',
   })
   @ApiParam({ name: 'tenantId', format: 'uuid' })
-  @ApiDelete()
+  @ApiDelete(TenantResponse, {
+    409: 'Tenant is referred to by 2 work orders (WO-41, WO-42); delete them or change their tenantId first',
+  })
   async remove(@TeamId() teamId: string, @IdParam('tenantId') id: string): Promise<void> {
     await this.tenants.remove(teamId, id);
   }

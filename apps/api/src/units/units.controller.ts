@@ -10,6 +10,8 @@ import {
   Authenticated,
   ConditionalResource,
   IdParam,
+  listDescription,
+  updateDescription,
   TeamId,
   type Page,
 } from '@app/common';
@@ -28,14 +30,19 @@ export class UnitsController {
 
   @Post()
   @HttpCode(201)
-  @ApiOperation({ summary: 'Create a unit', description: '`fullAddress` is composed from the address parts.' })
+  @ApiOperation({
+    summary: 'Create a unit',
+    description:
+      '`addressLine1`, `city`, `postcode` and `country` are required; `fullAddress` is composed from the non-empty ' +
+      'parts in the order addressLine1, addressLine2, area, city, county, postcode, country, joined by ", ".',
+  })
   @ApiCreate(UnitResponse)
   async create(@TeamId() teamId: string, @Body() body: CreateUnitDto): Promise<{ data: UnitResponse }> {
     return { data: await this.units.create(teamId, body) };
   }
 
   @Get()
-  @ApiOperation({ summary: 'List units', description: 'Newest first; `search` matches within `fullAddress`.' })
+  @ApiOperation({ summary: 'List units', description: listDescription('`fullAddress`') })
   @ApiPageResponse(UnitResponse)
   @ApiErrors(400)
   list(@TeamId() teamId: string, @Query() query: ListUnitsQuery): Promise<Page<UnitResponse>> {
@@ -53,7 +60,7 @@ export class UnitsController {
   @Put(':unitId')
   @ApiOperation({
     summary: 'Update a unit',
-    description: 'Partial: omitted parts keep their value, `null` clears an optional one; `fullAddress` is recomputed.',
+    description: updateDescription('`fullAddress` is recomputed from the parts after the change.'),
   })
   @ApiParam({ name: 'unitId', format: 'uuid' })
   @ApiUpdate(UnitResponse)
@@ -69,10 +76,14 @@ export class UnitsController {
   @HttpCode(204)
   @ApiOperation({
     summary: 'Delete a unit',
-    description: 'Refused with 409 while work orders refer to the unit; its tenant links go with it.',
+    description:
+      '204. Refused with 409 (naming them) while work orders refer to the unit: delete those or move them to ' +
+      'another unit first. Its tenant links go with it; afterwards a link to it is 400.',
   })
   @ApiParam({ name: 'unitId', format: 'uuid' })
-  @ApiDelete()
+  @ApiDelete(UnitResponse, {
+    409: 'Unit is referred to by 2 work orders (WO-41, WO-42); delete them or change their unitId first',
+  })
   async remove(@TeamId() teamId: string, @IdParam('unitId') id: string): Promise<void> {
     await this.units.remove(teamId, id);
   }

@@ -9,7 +9,10 @@ import {
   ApiUpdate,
   Authenticated,
   ConditionalResource,
+  enumFilter,
   IdParam,
+  listDescription,
+  updateDescription,
   TeamId,
   type Page,
 } from '@app/common';
@@ -17,6 +20,7 @@ import { CreateWorkOrderDto } from './dto/create-work-order.dto.js';
 import { ListWorkOrdersQuery } from './dto/list-work-orders.query.js';
 import { UpdateWorkOrderDto } from './dto/update-work-order.dto.js';
 import { WorkOrderResponse } from './dto/work-order.response.js';
+import { WORK_ORDER_PRIORITIES, WORK_ORDER_STATUSES } from './work-order.entity.js';
 import { WorkOrdersService } from './work-orders.service.js';
 
 @ApiTags('Work orders')
@@ -31,8 +35,13 @@ export class WorkOrdersController {
   @ApiOperation({
     summary: 'Report a work order',
     description:
-      'Starts as `reported` with the next code of the team (`WO-1`, `WO-2`, …). `unitId`, `tenantId` and ' +
-      '`contractorId` must name records of the team (400 otherwise); `status` is not accepted here.',
+      '`title` and `unitId` are required. `unitId` must be the id of one of your units: create one with ' +
+      '`POST /v1/units` (or find one with `GET /v1/units`) and paste its `id` over the example. `tenantId` and ' +
+      '`contractorId` are optional (`null`: none); their ids come from `POST /v1/tenants` and ' +
+      '`POST /v1/contractors`. An id that names no record of the team is 400.\n\n' +
+      'The work order starts `reported` with the team’s next code (`WO-1`, `WO-2`, …), `intakeChannel` `api`, ' +
+      '`selfResolved` false and `resolvedAt` null. `priority` is `"0"` (emergency) to `"3"` (low), default `"2"`; ' +
+      'the integers 0–3 are accepted too. `status` is not accepted here (400).',
   })
   @ApiCreate(WorkOrderResponse)
   async create(@TeamId() teamId: string, @Body() body: CreateWorkOrderDto): Promise<{ data: WorkOrderResponse }> {
@@ -42,7 +51,12 @@ export class WorkOrdersController {
   @Get()
   @ApiOperation({
     summary: 'List work orders',
-    description: 'Newest first unless `sort` says otherwise; filters combine with AND.',
+    description: listDescription('the title or the code (`wo-12` finds WO-12, WO-120, …)', [
+      enumFilter('status', WORK_ORDER_STATUSES),
+      enumFilter('priority', WORK_ORDER_PRIORITIES),
+      '`unitId`, `tenantId`, `contractorId`: work orders at that unit, reported by that tenant, assigned to that ' +
+        'contractor (one id each).',
+    ]),
   })
   @ApiPageResponse(WorkOrderResponse)
   @ApiErrors(400)
@@ -61,12 +75,19 @@ export class WorkOrdersController {
   @Put(':workOrderId')
   @ApiOperation({
     summary: 'Update a work order',
-    description:
-      'Partial: omitted fields keep their value, `null` clears a nullable one. A status move the transition ' +
-      'table does not allow is a 409. Entering `completed` sets `resolvedAt` and `selfResolved`; leaving it clears them.',
+    description: updateDescription(
+      '`status` moves: `reported` → `in_progress`, `completed`, `cancelled`; `in_progress` → `reported`, ' +
+        '`completed`, `cancelled`; `completed` → `in_progress`; `cancelled` → `reported`. Setting the current ' +
+        'status again changes nothing; any other move is 409 (`Cannot change status from completed to cancelled`).',
+      'Entering `completed` sets `resolvedAt` to now and `selfResolved` to whether no contractor is assigned once ' +
+        'the update is applied; leaving it clears `resolvedAt` and sets `selfResolved` false.',
+      '`unitId` (required on create, so not `null` here), `tenantId` and `contractorId` must name records of the ' +
+        'team (400 otherwise): send `unitId` only to move the work order to another unit, with an id from ' +
+        '`POST /v1/units` or `GET /v1/units`; `contractorId: null` unassigns the contractor.',
+    ),
   })
   @ApiParam({ name: 'workOrderId', format: 'uuid' })
-  @ApiUpdate(WorkOrderResponse)
+  @ApiUpdate(WorkOrderResponse, { 409: 'Cannot change status from completed to cancelled' })
   async update(
     @TeamId() teamId: string,
     @IdParam('workOrderId') id: string,
@@ -79,10 +100,12 @@ export class WorkOrdersController {
   @HttpCode(204)
   @ApiOperation({
     summary: 'Delete a work order',
-    description: 'Always possible. Its code is never given to another work order; the totals drop by one.',
+    description:
+      '204. Always possible. Its code is never given to another work order; list totals and the assigned ' +
+      'contractor’s `completedJobs` no longer count it.',
   })
   @ApiParam({ name: 'workOrderId', format: 'uuid' })
-  @ApiDelete()
+  @ApiDelete(WorkOrderResponse)
   async remove(@TeamId() teamId: string, @IdParam('workOrderId') id: string): Promise<void> {
     await this.workOrders.remove(teamId, id);
   }

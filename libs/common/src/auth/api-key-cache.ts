@@ -8,6 +8,8 @@ export const REVOCATION_CHANNEL = 'api_key_revoked';
 const MAX_ENTRIES = 10_000;
 const ENTRY_TTL_MS = 5 * 60_000;
 const RECONNECT_MS = 1_000;
+/** Reconnection attempts back off, doubling up to this. */
+const MAX_RECONNECT_MS = 10_000;
 /**
  * The round trip that confirms a cached key: an empty query, the cheapest one the protocol has (no parse, plan
  * or snapshot; about a third of `SELECT 1`), yet answered with ReadyForQuery like any other.
@@ -54,6 +56,9 @@ export class ApiKeyCache implements OnApplicationShutdown {
   private listening = false;
   private closed = false;
   private reconnectTimer?: NodeJS.Timeout;
+  /** The wait before the next reconnection attempt, and whether this outage was already logged. */
+  private reconnectMs = RECONNECT_MS;
+  private outageLogged = false;
   /** Bumped by every revocation and listener change: a lookup that started before one must not fill the cache. */
   private generation = 0;
   /** The round trip on the listening connection under way, and the one that starts when it ends. */
@@ -174,6 +179,9 @@ export class ApiKeyCache implements OnApplicationShutdown {
         // Lookups that began before LISTEN took effect may have read a key whose revocation we never hear of.
         this.generation++;
         this.listening = true;
+        this.reconnectMs = RECONNECT_MS;
+        if (this.outageLogged) this.log.log('revocation listener back: caching keys again');
+        this.outageLogged = false;
       })
       .catch((error: Error) => this.lost(listener, error.message));
   }
@@ -184,11 +192,17 @@ export class ApiKeyCache implements OnApplicationShutdown {
     this.listener = undefined;
     listener.end().catch(() => undefined);
     if (this.closed) return;
-    this.log.warn(`revocation listener lost (${reason}); reading keys from the database until it is back`);
+    // Once per outage, not once per attempt: a database that is down for minutes must not flood the log.
+    if (!this.outageLogged) {
+      this.log.warn(`revocation listener lost (${reason}); reading keys from the database until it is back`);
+      this.outageLogged = true;
+    }
+    const wait = this.reconnectMs;
+    this.reconnectMs = Math.min(this.reconnectMs * 2, MAX_RECONNECT_MS);
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = undefined;
       this.startListening();
-    }, RECONNECT_MS);
+    }, wait);
     this.reconnectTimer.unref();
   }
 

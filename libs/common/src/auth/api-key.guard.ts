@@ -1,15 +1,19 @@
 import {
   CanActivate,
   ExecutionContext,
+  ForbiddenException,
   HttpException,
   HttpStatus,
   Injectable,
   UnauthorizedException,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { isWriteMethod } from '../rate-limit/rate-limits.js';
 import { ApiKeysService } from './api-keys.service.js';
 import type { AuthenticatedRequest } from './caller.js';
 import { IS_PUBLIC } from './public.decorator.js';
+
+export const READ_ONLY_KEY = 'This API key is read-only';
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
@@ -35,14 +39,28 @@ export class ApiKeyGuard implements CanActivate {
     if (!header) throw new UnauthorizedException('Missing API key: send Authorization: Bearer <key>');
     if (request.caller) {
       if (request.rateLimited) throw new HttpException('Rate limit exceeded', HttpStatus.TOO_MANY_REQUESTS);
-      return true;
+      return allowed(request);
     }
     const token = bearerToken(header);
     if (!token) throw new UnauthorizedException('Malformed Authorization header: expected Bearer <key>');
+    if (request.authThrottled) {
+      throw new HttpException(
+        'Too many failed authentication attempts from this address; retry later',
+        HttpStatus.TOO_MANY_REQUESTS,
+      );
+    }
     // The request gate already looked the key up (and found nothing) unless the lookup itself failed.
     const caller = request.keyRefused ? undefined : await this.keys.authenticate(token);
     if (!caller) throw new UnauthorizedException('Invalid or revoked API key');
     request.caller = caller;
-    return true;
+    return allowed(request);
   }
+}
+
+/** After authentication and the limits, before validation: a read-only key may not write. */
+function allowed(request: AuthenticatedRequest): true {
+  if (request.caller?.access === 'read_only' && isWriteMethod(request.method)) {
+    throw new ForbiddenException(READ_ONLY_KEY);
+  }
+  return true;
 }

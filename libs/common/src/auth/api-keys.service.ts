@@ -1,15 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource, IsNull, Repository } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { Clock } from '../clock/clock.js';
 import { RecordNotFoundError } from '../errors/domain-errors.js';
 import { ApiKeyCache } from './api-key-cache.js';
-import { ApiKey } from './api-key.entity.js';
 import { API_KEY_PATTERN, generateApiKey, hashApiKey } from './api-key-secret.js';
-import { Team } from './team.entity.js';
-import type { Caller } from './caller.js';
+import type { Caller, KeyAccess } from './caller.js';
 
 export type { Caller } from './caller.js';
+
+/** How many characters of a key the dashboard and the CLI show to tell keys apart. */
+export const KEY_PREFIX_LENGTH = 12;
 
 export interface CreatedKey {
   teamId: string;
@@ -17,105 +19,217 @@ export interface CreatedKey {
   apiKey: string;
 }
 
+export interface KeyOptions {
+  access?: KeyAccess;
+  /** When the key stops working; null or omitted: never. */
+  expiresAt?: Date | null;
+}
+
 export interface KeyListing {
   apiKeyId: string;
   name: string | null;
+  prefix: string | null;
+  access: KeyAccess;
   createdAt: string;
   lastUsedAt: string | null;
+  expiresAt: string | null;
   revokedAt: string | null;
+  /** The key that replaced this one when it was rolled. */
+  replacedBy: string | null;
 }
 
-/** How often `last_used_at` is written for one key, at most. */
-const LAST_USED_RESOLUTION_MS = 60_000;
+interface KeyRow {
+  team_id: string;
+  id: string;
+  name: string | null;
+  prefix: string | null;
+  access: KeyAccess;
+  created_at: Date;
+  last_used_at: Date | null;
+  expires_at: Date | null;
+  revoked_at: Date | null;
+  replaced_by: string | null;
+  key_hash: string;
+}
 
+const iso = (value: Date | null): string | null => value?.toISOString() ?? null;
+
+function listingOf(row: KeyRow): KeyListing {
+  return {
+    apiKeyId: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    access: row.access,
+    createdAt: row.created_at.toISOString(),
+    lastUsedAt: iso(row.last_used_at),
+    expiresAt: iso(row.expires_at),
+    revokedAt: iso(row.revoked_at),
+    replacedBy: row.replaced_by,
+  };
+}
+
+/** Whether a key still works at `now` (its expiry, or the end of its grace after a roll, is later). */
+export function keyIsLive(caller: Caller, now: number): boolean {
+  return caller.expiresAt === null || caller.expiresAt > now;
+}
+
+/**
+ * Teams and their API keys. Every statement is scoped by team except `authenticate`'s lookup by key hash,
+ * which is how a request finds its team in the first place, and the CLI's revoke by key id (an operator's
+ * command). Changes to a key's revocation, expiry or access are announced to every instance by a trigger.
+ */
 @Injectable()
 export class ApiKeysService {
-  private readonly lastUsedWrites = new Map<string, number>();
-
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly cache: ApiKeyCache,
+    private readonly clock: Clock,
   ) {}
 
   async createTeam(name: string): Promise<CreatedKey> {
     return this.db.transaction(async (manager) => {
       const teamId = randomUUID();
-      await manager.getRepository(Team).insert({ id: teamId, name });
-      return this.insertKey(manager.getRepository(ApiKey), teamId, 'default');
+      await manager.query('INSERT INTO teams (id, name) VALUES ($1, $2)', [teamId, name]);
+      return this.insertKey(manager, teamId, 'default', {});
     });
   }
 
-  async createKey(teamId: string, name: string | null): Promise<CreatedKey> {
-    const team = await this.db.getRepository(Team).findOneBy({ id: teamId });
-    if (!team) throw new RecordNotFoundError('Team');
-    return this.insertKey(this.db.getRepository(ApiKey), teamId, name);
+  async createKey(teamId: string, name: string | null, options: KeyOptions = {}): Promise<CreatedKey> {
+    await this.requireTeam(teamId);
+    return this.insertKey(this.db.manager, teamId, name, options);
   }
 
-  async listKeys(teamId: string): Promise<KeyListing[]> {
-    const team = await this.db.getRepository(Team).findOneBy({ id: teamId });
-    if (!team) throw new RecordNotFoundError('Team');
-    const keys = await this.db
-      .getRepository(ApiKey)
-      .find({ where: { teamId }, order: { createdAt: 'ASC', id: 'ASC' } });
-    return keys.map((key) => ({
-      apiKeyId: key.id,
-      name: key.name,
-      createdAt: key.createdAt.toISOString(),
-      lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
-      revokedAt: key.revokedAt?.toISOString() ?? null,
+  async listTeams(): Promise<Array<{ teamId: string; name: string; createdAt: string; keys: number }>> {
+    const rows: Array<{ id: string; name: string; created_at: Date; keys: number }> = await this.db.query(
+      `SELECT t.id, t.name, t.created_at,
+              (SELECT count(*)::int FROM api_keys k WHERE k.team_id = t.id AND k.revoked_at IS NULL) AS keys
+         FROM teams t ORDER BY t.created_at, t.id`,
+    );
+    return rows.map((row) => ({
+      teamId: row.id,
+      name: row.name,
+      createdAt: row.created_at.toISOString(),
+      keys: row.keys,
     }));
   }
 
-  /** Revokes a key; idempotent. Throws when there is no such key. */
-  async revoke(apiKeyId: string): Promise<{ apiKeyId: string; revokedAt: string }> {
-    const repository = this.db.getRepository(ApiKey);
-    await repository.update({ id: apiKeyId, revokedAt: IsNull() }, { revokedAt: () => 'now()' });
-    const key = await repository.findOneBy({ id: apiKeyId });
-    if (!key || !key.revokedAt) throw new RecordNotFoundError('API key');
-    this.cache.forget(key.keyHash);
-    return { apiKeyId: key.id, revokedAt: key.revokedAt.toISOString() };
+  async listKeys(teamId: string): Promise<KeyListing[]> {
+    await this.requireTeam(teamId);
+    const rows: KeyRow[] = await this.db.query('SELECT * FROM api_keys WHERE team_id = $1 ORDER BY created_at, id', [
+      teamId,
+    ]);
+    return rows.map(listingOf);
+  }
+
+  /**
+   * Revokes a key at once; idempotent. With `teamId` (the dashboard), a key of another team is answered as
+   * missing; without it (the operator's CLI), any key.
+   */
+  async revoke(apiKeyId: string, teamId?: string): Promise<{ apiKeyId: string; revokedAt: string }> {
+    const scope = teamId === undefined ? '' : 'AND team_id = $2';
+    const parameters = teamId === undefined ? [apiKeyId] : [apiKeyId, teamId];
+    await this.db.query(
+      `UPDATE api_keys SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL ${scope}`,
+      parameters,
+    );
+    const rows: KeyRow[] = await this.db.query(`SELECT * FROM api_keys WHERE id = $1 ${scope}`, parameters);
+    const key = rows[0];
+    if (!key?.revoked_at) throw new RecordNotFoundError('API key');
+    this.cache.forget(key.key_hash);
+    return { apiKeyId: key.id, revokedAt: key.revoked_at.toISOString() };
+  }
+
+  /**
+   * Rolls a key: a new key with the same name, access and expiry replaces it; the old one keeps working for
+   * `graceMs` (0: revoked at once), then stops on every instance. A revoked or expired key cannot be rolled.
+   */
+  async roll(teamId: string, apiKeyId: string, graceMs: number): Promise<CreatedKey> {
+    const now = this.clock.now();
+    const { created, oldHash } = await this.db.transaction(async (manager) => {
+      const rows: KeyRow[] = await manager.query(
+        'SELECT * FROM api_keys WHERE team_id = $1 AND id = $2 AND revoked_at IS NULL FOR UPDATE',
+        [teamId, apiKeyId],
+      );
+      const old = rows[0];
+      if (!old || (old.expires_at && old.expires_at.getTime() <= now)) throw new RecordNotFoundError('API key');
+      const created = await this.insertKey(manager, teamId, old.name, {
+        access: old.access,
+        expiresAt: old.expires_at,
+      });
+      if (graceMs <= 0) {
+        await manager.query('UPDATE api_keys SET revoked_at = now(), replaced_by = $3 WHERE team_id = $1 AND id = $2', [
+          teamId,
+          apiKeyId,
+          created.apiKeyId,
+        ]);
+      } else {
+        const end = new Date(Math.min(now + graceMs, old.expires_at?.getTime() ?? Number.POSITIVE_INFINITY));
+        await manager.query('UPDATE api_keys SET expires_at = $3, replaced_by = $4 WHERE team_id = $1 AND id = $2', [
+          teamId,
+          apiKeyId,
+          end,
+          created.apiKeyId,
+        ]);
+      }
+      return { created, oldHash: old.key_hash };
+    });
+    this.cache.forget(oldHash);
+    return created;
   }
 
   async countTeams(): Promise<number> {
-    return this.db.getRepository(Team).count();
+    const rows: Array<{ n: number }> = await this.db.query('SELECT count(*)::int AS n FROM teams');
+    return rows[0].n;
   }
 
-  /** The caller behind a bearer token, or undefined when the token is malformed, unknown or revoked. */
-  async authenticate(token: string): Promise<Caller | undefined> {
+  /**
+   * The caller behind a bearer token, or undefined when the token is malformed, unknown, revoked or expired.
+   * `cachedOnly`: never the database (a client throttled for failed attempts); a key not cached is undefined.
+   */
+  async authenticate(token: string, { cachedOnly = false } = {}): Promise<Caller | undefined> {
     if (!API_KEY_PATTERN.test(token)) return undefined;
     const hash = hashApiKey(token);
-    const now = Date.now();
-    const cached = await this.cache.get(hash, now);
-    if (cached) {
-      this.touch(cached.apiKeyId);
-      return cached;
-    }
+    const cached = await this.cache.get(hash, Date.now());
+    if (cached) return keyIsLive(cached, this.clock.now()) ? cached : undefined;
+    if (cachedOnly) return undefined;
     const snapshot = this.cache.snapshot();
-    const rows: Array<{ team_id: string; id: string }> = await this.db.query(
-      'SELECT team_id, id FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
-      [hash],
-    );
+    // The one query not scoped by team: the key is how a request finds its team.
+    const rows: Array<{ team_id: string; id: string; access: KeyAccess; expires_at: Date | null }> =
+      await this.db.query(
+        'SELECT team_id, id, access, expires_at FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
+        [hash],
+      );
     const row = rows[0];
     if (!row) return undefined;
-    const caller = { teamId: row.team_id, apiKeyId: row.id };
-    this.cache.set(hash, caller, snapshot, now);
-    this.touch(caller.apiKeyId);
-    return caller;
+    const caller: Caller = {
+      teamId: row.team_id,
+      apiKeyId: row.id,
+      access: row.access,
+      expiresAt: row.expires_at?.getTime() ?? null,
+    };
+    // An expired key is cached too: it is refused from memory until the entry ages out.
+    this.cache.set(hash, caller, snapshot, Date.now());
+    return keyIsLive(caller, this.clock.now()) ? caller : undefined;
   }
 
-  /** Records use without a write per request: at most one update per key per minute per process. */
-  private touch(apiKeyId: string): void {
-    const now = Date.now();
-    const last = this.lastUsedWrites.get(apiKeyId) ?? 0;
-    if (now - last < LAST_USED_RESOLUTION_MS) return;
-    this.lastUsedWrites.set(apiKeyId, now);
-    this.db.query('UPDATE api_keys SET last_used_at = now() WHERE id = $1', [apiKeyId]).catch(() => undefined);
+  private async requireTeam(teamId: string): Promise<void> {
+    const rows: unknown[] = await this.db.query('SELECT 1 FROM teams WHERE id = $1', [teamId]);
+    if (rows.length === 0) throw new RecordNotFoundError('Team');
   }
 
-  private async insertKey(repository: Repository<ApiKey>, teamId: string, name: string | null): Promise<CreatedKey> {
+  private async insertKey(
+    manager: EntityManager,
+    teamId: string,
+    name: string | null,
+    { access = 'read_write', expiresAt = null }: KeyOptions,
+  ): Promise<CreatedKey> {
     const apiKey = generateApiKey();
     const id = randomUUID();
-    await repository.insert({ teamId, id, name, keyHash: hashApiKey(apiKey) });
+    await manager.query(
+      `INSERT INTO api_keys (team_id, id, name, key_hash, prefix, access, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [teamId, id, name, hashApiKey(apiKey), apiKey.slice(0, KEY_PREFIX_LENGTH), access, expiresAt],
+    );
     return { teamId, apiKeyId: id, apiKey };
   }
 }

@@ -1,10 +1,16 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
 
+/** What a key may do: every operation, or reads only (writes answer 403). */
+export type KeyAccess = 'read_write' | 'read_only';
+
 /** Who is calling: the team and the API key a request was authenticated with. */
 export interface Caller {
   teamId: string;
   apiKeyId: string;
+  access: KeyAccess;
+  /** When the key stops working (epoch ms): its expiry, or the end of its grace after a roll; null: never. */
+  expiresAt: number | null;
 }
 
 export interface AuthenticatedRequest extends Request {
@@ -13,6 +19,8 @@ export interface AuthenticatedRequest extends Request {
   keyRefused?: boolean;
   /** The caller is over a rate limit: the request is answered 429 (headers already set, nothing counted). */
   rateLimited?: boolean;
+  /** The client address failed to authenticate too often: its keys are not looked up (429, headers set). */
+  authThrottled?: boolean;
 }
 
 export function callerOf(request: AuthenticatedRequest): Caller {

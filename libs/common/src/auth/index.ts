@@ -9,3 +9,5 @@ export * from './team.entity.js';
 export * from './auth.module.js';
 export * from './api-key-cache.js';
 export * from './request-gate.js';
+export * from './usage-recorder.js';
+export * from './failed-auth-limiter.js';

@@ -3,6 +3,8 @@ import type { NextFunction, Response } from 'express';
 import { RateLimiter } from '../rate-limit/rate-limiter.js';
 import { bearerToken } from './api-key.guard.js';
 import { ApiKeysService } from './api-keys.service.js';
+import { FailedAuthLimiter } from './failed-auth-limiter.js';
+import { UsageRecorder } from './usage-recorder.js';
 import type { AuthenticatedRequest } from './caller.js';
 
 /** Under `/v1`, everything is the API except the document itself. */
@@ -21,6 +23,8 @@ export class RequestGate {
   constructor(
     private readonly keys: ApiKeysService,
     private readonly limiter: RateLimiter,
+    private readonly usage: UsageRecorder,
+    private readonly failures: FailedAuthLimiter,
   ) {}
 
   readonly handle = (request: AuthenticatedRequest, response: Response, next: NextFunction): void => {
@@ -35,12 +39,25 @@ export class RequestGate {
     if (!API_PATH.test(request.path)) return;
     const token = bearerToken(request.headers.authorization);
     if (token === undefined) return;
-    const caller = await this.keys.authenticate(token);
+    const client = request.socket.remoteAddress ?? 'unknown';
+    const throttled = this.failures.throttled(client);
+    const caller = await this.keys.authenticate(token, { cachedOnly: throttled });
     if (!caller) {
       request.keyRefused = true;
+      if (throttled) {
+        request.authThrottled = true;
+        this.failures.refuse(client, response);
+      } else {
+        this.failures.fail(client);
+      }
       return;
     }
     request.caller = caller;
+    const started = performance.now();
+    // Off the request path: the recorder only counts in memory; it writes in batches every few seconds.
+    response.once('finish', () =>
+      this.usage.record(caller, request.method, request.path, response.statusCode, performance.now() - started),
+    );
     // Refused requests go on to routing, so the 429 is answered (and measured) under its route.
     request.rateLimited = !(await this.limiter.admit(caller.apiKeyId, request.method, response));
   }

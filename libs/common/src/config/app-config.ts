@@ -66,6 +66,12 @@ export class AppConfig {
   @Min(1)
   RATE_LIMIT_WRITES_PER_MINUTE = 30;
 
+  /** Failed authentications (unknown, revoked, expired keys) per client address and minute, per instance. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  AUTH_FAILURES_PER_MINUTE = 60;
+
   @Transform(toInt)
   @IsInt()
   @Min(1)
@@ -89,6 +95,47 @@ export class AppConfig {
   @IsOptional()
   @IsString()
   PUBLIC_URL?: string;
+
+  /** How often each instance writes the key usage it gathered (daily counts, last requests, last used). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  USAGE_FLUSH_INTERVAL_MS = 5_000;
+
+  /** Webhook URLs may be http:// (tests and local development); otherwise https only. */
+  @Transform(toBoolean)
+  @IsBoolean({ message: 'WEBHOOKS_ALLOW_HTTP must be true or false' })
+  WEBHOOKS_ALLOW_HTTP = false;
+
+  /** Webhook hosts may resolve to loopback, private, link-local or metadata addresses (tests, local development). */
+  @Transform(toBoolean)
+  @IsBoolean({ message: 'WEBHOOKS_ALLOW_PRIVATE must be true or false' })
+  WEBHOOKS_ALLOW_PRIVATE = false;
+
+  /** The waits before each retry of a failed delivery (±10 % jitter); after the last, the delivery has failed. */
+  @Matches(/^\s*\d+(ms|s|m|h|d)\s*(,\s*\d+(ms|s|m|h|d)\s*)*$/, {
+    message: 'WEBHOOK_RETRY_SCHEDULE must be a comma list of durations such as 5s,5m,30m,2h',
+  })
+  WEBHOOK_RETRY_SCHEDULE = '5s,5m,30m,2h,5h,10h,10h';
+
+  /** How long a delivery attempt may take (a 2xx within it succeeds); tests shorten it. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(60_000)
+  WEBHOOK_TIMEOUT_MS = 10_000;
+
+  /** How often each instance looks for due deliveries besides the NOTIFY wake-ups (retries fall due by time). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(50)
+  WEBHOOK_POLL_INTERVAL_MS = 2_000;
+
+  /** Sign-up on the dashboard; unset: on, except when NODE_ENV is production. */
+  @IsOptional()
+  @Transform(toBoolean)
+  @IsBoolean({ message: 'DASHBOARD_SIGNUP must be true or false' })
+  DASHBOARD_SIGNUP?: boolean;
 
   get isProduction(): boolean {
     return this.NODE_ENV === 'production';

@@ -11,6 +11,7 @@ const STATUS_OF_KIND: Record<DomainErrorKind, number> = {
   invalid_reference: HttpStatus.BAD_REQUEST,
   conflict: HttpStatus.CONFLICT,
   unavailable: HttpStatus.SERVICE_UNAVAILABLE,
+  gone: HttpStatus.GONE,
 };
 
 const ROUTE_NOT_FOUND = 'Route not found';
@@ -48,7 +49,48 @@ function describeDatabaseError(error: QueryFailedError<Error>): Failure | undefi
   }
 }
 
+/**
+ * The database cannot be reached: refused or dropped connections (the server is down, restarting, or shut our
+ * sessions), no connection within the pool's timeout, too many connections. The caller should retry: 503 with
+ * `Retry-After`, never 500.
+ */
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'EPIPE',
+  '57P01', // admin_shutdown: our session was terminated
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now: starting up or shutting down
+  '53300', // too_many_connections
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+]);
+const UNREACHABLE_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection refused|ECONNREFUSED|ECONNRESET|the database system is (starting up|shutting down)/i;
+export const DATABASE_UNAVAILABLE = 'The database is unavailable; retry shortly';
+/** Seconds a client should wait before retrying while the database is unreachable. */
+export const DATABASE_RETRY_AFTER_SECONDS = 2;
+
+export function isDatabaseUnreachable(exception: unknown): boolean {
+  // Duck-typed, not `instanceof Error`: socket errors come from Node's own realm (a different `Error` under a VM).
+  if (typeof exception !== 'object' || exception === null) return false;
+  const driver: unknown = exception instanceof QueryFailedError ? exception.driverError : exception;
+  if (typeof driver !== 'object' || driver === null) return false;
+  const { code, message, name } = driver as { code?: unknown; message?: unknown; name?: unknown };
+  // TypeORM releases a transaction's connection when the server drops it; the rollback then finds it released.
+  if (name === 'QueryRunnerAlreadyReleasedError') return true;
+  if (typeof code === 'string' && UNREACHABLE_CODES.has(code)) return true;
+  return typeof message === 'string' && UNREACHABLE_MESSAGES.test(message);
+}
+
 export function describeFailure(exception: unknown): Failure | undefined {
+  if (isDatabaseUnreachable(exception)) return { status: 503, error: DATABASE_UNAVAILABLE };
   if (exception instanceof DomainError) {
     return { status: STATUS_OF_KIND[exception.kind], error: exception.message };
   }
@@ -96,13 +138,17 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (failure.error === ROUTE_NOT_FOUND && host.switchToHttp().getRequest<AuthenticatedRequest>().rateLimited) {
       failure = { status: 429, error: 'Rate limit exceeded' };
     }
-    if (failure.status >= 500) {
+    if (failure.error === DATABASE_UNAVAILABLE) {
+      // One line per failed request would flood the log for the whole outage: the reason, without a stack.
+      this.logger.warn(`503: ${exception instanceof Error ? exception.message : String(exception)}`);
+    } else if (failure.status >= 500) {
       this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
     }
     if (response.headersSent) {
       response.end();
       return;
     }
+    if (failure.status === 503) response.setHeader('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
     response.status(failure.status).json({ error: failure.error });
   }
 }

@@ -1,5 +1,5 @@
 /** Failures the services raise; the exception filter maps each kind to one HTTP status. */
-export type DomainErrorKind = 'not_found' | 'invalid_reference' | 'conflict' | 'unavailable';
+export type DomainErrorKind = 'not_found' | 'invalid_reference' | 'conflict' | 'unavailable' | 'gone';
 
 export class DomainError extends Error {
   constructor(

@@ -1,6 +1,6 @@
 import { applyDecorators, Type } from '@nestjs/common';
 import { ApiHeader, ApiResponse } from '@nestjs/swagger';
-import { ApiDataResponse, ApiErrors, RATE_LIMIT_HEADERS } from './api-responses.js';
+import { ApiDataResponse, ApiErrors, ApiErrorsWith, RATE_LIMIT_HEADERS } from './api-responses.js';
 
 // The OpenAPI face of a resource's five operations beyond listing: one decorator each, carrying the success
 // response, its headers, the request headers it honours and every error status it can answer.
@@ -28,8 +28,10 @@ const IDEMPOTENCY_KEY = ApiHeader({
   description:
     'Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer ' +
     '(`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first ' +
-    'is still running is 409. 5xx and 429 answers are not stored. Scoped to the team.',
-  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[!-~]+$', example: 'a1b2c3d4-order-7' },
+    'is still running is 409. 5xx and 429 answers are not stored. Scoped to the team. 1–255 visible ASCII ' +
+    'characters, e.g. a UUID made once per logical operation and sent again with each retry of it.',
+  // No `example`: Swagger UI would pre-fill it, and a second "Try it out" with another body would be a 422.
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[!-~]+$' },
 });
 
 const IF_MATCH = ApiHeader({
@@ -48,6 +50,25 @@ const IF_NONE_MATCH = ApiHeader({
   schema: { type: 'string' },
 });
 
+type ErrorExamples = Partial<Record<number, string>>;
+
+/** The 409 a write answers whatever its resource: its Idempotency-Key is still in use by a running request. */
+const IN_PROGRESS = 'A request with this Idempotency-Key is still in progress; retry later';
+
+/** The record's name in words, from its response class: `WorkOrderResponse` → `Work order`. */
+const recordName = (model: Type<unknown>): string => {
+  const words = model.name.replace(/Response$/, '').replace(/(?<=[a-z])(?=[A-Z])/g, ' ');
+  return words.charAt(0) + words.slice(1).toLowerCase();
+};
+
+/** The error texts the API sends about one record: not found, a stale If-Match, a running twin request. */
+const recordErrors = (model: Type<unknown>, own: ErrorExamples = {}): ErrorExamples => ({
+  404: `${recordName(model)} not found`,
+  409: IN_PROGRESS,
+  412: `If-Match does not match the ${recordName(model).toLowerCase()}'s current ETag "3q2-7wAbCdEfGhIjKlMnOpQrStU"; read it again`,
+  ...own,
+});
+
 /** GET one: 200 with an ETag, or 304 for a matching If-None-Match. */
 export const ApiGetOne = (model: Type<unknown>): MethodDecorator =>
   applyDecorators(
@@ -58,31 +79,49 @@ export const ApiGetOne = (model: Type<unknown>): MethodDecorator =>
       description: 'Not modified: If-None-Match matched the current ETag; no body',
       headers: { ...RATE_LIMIT_HEADERS, ...ENTITY_TAG },
     }),
-    ApiErrors(400, 404),
+    ApiErrorsWith(recordErrors(model), 400, 404),
   );
 
-/** POST: 201 with an ETag; honours Idempotency-Key. */
-export const ApiCreate = (model: Type<unknown>): MethodDecorator =>
+/** POST: 201 with an ETag; honours Idempotency-Key. `examples` gives the operation's own error texts. */
+export const ApiCreate = (model: Type<unknown>, examples: ErrorExamples = {}): MethodDecorator =>
   applyDecorators(
     IDEMPOTENCY_KEY,
     ApiDataResponse(model, 201, 'Created', { ...ENTITY_TAG, ...REPLAYED }),
-    ApiErrors(400, 409, 413, 422),
+    ApiErrorsWith({ 409: IN_PROGRESS, ...examples }, 400, 409, 413, 422),
   );
 
 /** PUT: 200 with the new ETag; honours Idempotency-Key and If-Match. */
-export const ApiUpdate = (model: Type<unknown>): MethodDecorator =>
+export const ApiUpdate = (model: Type<unknown>, examples: ErrorExamples = {}): MethodDecorator =>
   applyDecorators(
     IDEMPOTENCY_KEY,
     IF_MATCH,
     ApiDataResponse(model, 200, 'Updated', { ...ENTITY_TAG, ...REPLAYED }),
-    ApiErrors(400, 404, 409, 412, 413, 422),
+    ApiErrorsWith(recordErrors(model, examples), 400, 404, 409, 412, 413, 422),
   );
 
-/** DELETE: 204; honours Idempotency-Key and If-Match. */
-export const ApiDelete = (): MethodDecorator =>
+/** DELETE: 204; honours Idempotency-Key and If-Match. `model` names the record in the error examples. */
+export const ApiDelete = (model: Type<unknown>, examples: ErrorExamples = {}): MethodDecorator =>
   applyDecorators(
     IDEMPOTENCY_KEY,
     IF_MATCH,
     ApiResponse({ status: 204, description: 'Deleted; no body', headers: { ...RATE_LIMIT_HEADERS, ...REPLAYED } }),
-    ApiErrors(400, 404, 409, 412, 422),
+    ApiErrorsWith(recordErrors(model, examples), 400, 404, 409, 412, 422),
+  );
+
+/**
+ * A write that is not a record's own create, update or delete with ETags (webhook endpoints, their actions):
+ * honours Idempotency-Key; `model` undefined means no body (204).
+ */
+export const ApiWrite = (
+  model: Type<unknown> | undefined,
+  status: number,
+  description: string,
+  ...errors: number[]
+): MethodDecorator =>
+  applyDecorators(
+    IDEMPOTENCY_KEY,
+    model
+      ? ApiDataResponse(model, status, description, REPLAYED)
+      : ApiResponse({ status, description, headers: { ...RATE_LIMIT_HEADERS, ...REPLAYED } }),
+    ApiErrors(...errors, 422),
   );

@@ -6,8 +6,10 @@ import { Pagination } from '../pagination/pagination.response.js';
 const ERROR_TEXT: Record<number, string> = {
   400: 'Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team',
   401: 'Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers)',
+  403: 'This API key is read-only: writes (POST, PUT, DELETE) need a read-and-write key. Answered after the key and the limits, before the body is validated',
   404: 'No such record for this team (a record of another team is answered the same way)',
   409: 'Conflict: the change is not allowed from the current state, the record is still referred to, or a request with the same Idempotency-Key is still in progress',
+  410: 'The cursor (`after`) names an event older than the 30-day retention; start again without `after`',
   412: 'If-Match does not match the current ETag: the record changed since it was read; nothing was changed',
   413: 'Body larger than 1 MiB (1,048,576 bytes)',
   415: 'A body sent with a Content-Type other than application/json',
@@ -17,12 +19,17 @@ const ERROR_TEXT: Record<number, string> = {
   503: 'Database unreachable or a query timed out; retry later',
 };
 
-/** One realistic body per status, so Swagger UI does not show a validation message under every status. */
+/**
+ * One realistic body per status, so Swagger UI does not show a validation message under every status. Each is
+ * the text the API really sends; the record operations replace 404, 409 and 412 with their resource's own.
+ */
 const ERROR_EXAMPLE: Record<number, string> = {
   400: 'companyName must be shorter than or equal to 260 characters',
   401: 'Invalid or revoked API key',
+  403: 'This API key is read-only',
   404: 'Work order not found',
-  409: 'Cannot change status from completed to cancelled',
+  409: 'A request with this Idempotency-Key is still in progress; retry later',
+  410: 'after names an event older than the 30-day retention; start again without after',
   412: 'If-Match does not match the work order\'s current ETag "3q2-7wAbCdEfGhIjKlMnOpQrStU"; read it again',
   413: 'Request body exceeds the limit of 1048576 bytes (1 MiB)',
   415: 'Content-Type must be application/json',
@@ -90,12 +97,22 @@ function errorHeaders(status: number): Record<string, Header> | undefined {
 }
 
 /**
- * Documents the `{error}` responses an operation can give: 401, 429, 500 and 503 are always possible, and an
- * operation that takes a body (413) can also answer 415.
+ * Documents the `{error}` responses an operation can give: 401, 429, 500 and 503 are always possible, an
+ * operation that takes a body (413) can also answer 415, and a write (one that takes an Idempotency-Key, 422)
+ * answers 403 to a read-only key.
  */
 export function ApiErrors(...statuses: number[]): MethodDecorator & ClassDecorator {
+  return ApiErrorsWith({}, ...statuses);
+}
+
+/** `ApiErrors` with the operation's own example texts for some statuses. */
+export function ApiErrorsWith(
+  examples: Partial<Record<number, string>>,
+  ...statuses: number[]
+): MethodDecorator & ClassDecorator {
   const withBody = statuses.includes(413) ? [415] : [];
-  const all = [...new Set([...statuses, ...withBody, 401, 429, 500, 503])].sort();
+  const write = statuses.includes(422) ? [403] : [];
+  const all = [...new Set([...statuses, ...withBody, ...write, 401, 429, 500, 503])].sort();
   return applyDecorators(
     ApiExtraModels(ErrorBody),
     ...all.map((status) =>
@@ -103,7 +120,7 @@ export function ApiErrors(...statuses: number[]): MethodDecorator & ClassDecorat
         status,
         description: ERROR_TEXT[status] ?? HttpStatus[status],
         type: ErrorBody,
-        example: { error: ERROR_EXAMPLE[status] ?? HttpStatus[status] },
+        example: { error: examples[status] ?? ERROR_EXAMPLE[status] ?? HttpStatus[status] },
         headers: errorHeaders(status),
       }),
     ),

@@ -7,10 +7,10 @@ export const LIST_SORTS = ['-createdAt', 'createdAt', '-updatedAt', 'updatedAt']
 export type ListSort = (typeof LIST_SORTS)[number];
 
 /**
- * `page`, `pageSize` and `search`, shared by every list endpoint. class-validator runs a property's decorators
+ * `page` and `pageSize`, shared by every paged list. class-validator runs a property's decorators
  * bottom-up and only the first failure is reported, so the type check sits nearest the property.
  */
-export class PageQuery {
+export class PagingQuery {
   /** Page number, from 1. */
   @ApiPropertyOptional({ type: 'integer', format: 'int32', minimum: 1, maximum: 1_000_000, default: 1 })
   @IsOptional()
@@ -28,7 +28,10 @@ export class PageQuery {
   @Min(1)
   @IsInt()
   pageSize: number = 20;
+}
 
+/** `page`, `pageSize`, `search`, `updatedSince` and `sort`: the query of every record list. */
+export class PageQuery extends PagingQuery {
   /** Case-insensitive substring match (`%` and `_` are literal); trimmed; empty means no filter. */
   @IsOptional()
   // eslint-disable-next-line no-control-regex -- the unit separator joins searched fields in the indexes
@@ -38,10 +41,12 @@ export class PageQuery {
   search?: string;
 
   /**
-   * Only records changed at or after this time (`updatedAt` ≥ it); a date alone is midnight UTC. With
-   * `sort=updatedAt`, a sync walks a team's changes: see docs/sync-and-retries.md.
+   * Only records changed at or after this time (`updatedAt` ≥ it), e.g. `2026-11-21T09:00:00Z`; a date alone
+   * (`2026-11-21`) is midnight UTC. With `sort=updatedAt`, a sync walks a team's changes: see
+   * docs/sync-and-retries.md.
    */
-  @ApiPropertyOptional({ type: String, format: 'date-time', example: '2027-01-31T09:00:00.000Z' })
+  // No `example`: Swagger UI would pre-fill it, and a fixed date filters "Try it out" lists down to nothing.
+  @ApiPropertyOptional({ type: String, format: 'date-time' })
   @IsOptional()
   @NormalizeDateTime()
   @IsDateTimeInput()

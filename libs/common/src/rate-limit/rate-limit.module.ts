@@ -2,6 +2,7 @@ import { Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/c
 import { Redis } from 'ioredis';
 import { AppConfig } from '../config/app-config.js';
 import { MemorySlidingWindowStore } from './memory.store.js';
+import { FailedAuthLimiter } from '../auth/failed-auth-limiter.js';
 import { RequestGate } from '../auth/request-gate.js';
 import { RateLimiter } from './rate-limiter.js';
 import { RateLimits } from './rate-limits.js';
@@ -55,6 +56,7 @@ export class RateLimitStoreModule implements OnApplicationShutdown {
     RateLimiter,
     // The gate applies the limiter; it lives here so the CLI (AuthModule without limits) does not need it.
     RequestGate,
+    FailedAuthLimiter,
   ],
   exports: [RateLimits, RateLimiter, RequestGate],
 })

@@ -6,6 +6,11 @@ export const ALL_REQUESTS = 'all';
 export const WRITE_REQUESTS = 'writes';
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/** POST, PUT, PATCH and DELETE: they count against the writes limit and are refused to read-only keys. */
+export function isWriteMethod(method: string): boolean {
+  return WRITE_METHODS.has(method);
+}
+
 /**
  * The named limits per sliding window of WINDOW_MS: every request counts against "all", writes also against
  * "writes". The lists are built once, since the guard asks for one on every request.

@@ -15,6 +15,8 @@ export interface ConditionalResourceOptions {
   idParam: string;
   /** The record's name in words, for the 404 (`Work order not found`). */
   name: string;
+  /** Its name in event types (`work_order.created`); default: `name` in snake case. */
+  event?: string;
 }
 
 export const CONDITIONAL_RESOURCE = 'ppa:conditional-resource';

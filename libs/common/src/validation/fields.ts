@@ -22,7 +22,7 @@ import { EmptyToNull, IsDateTimeInput, IsOmittable, NormalizeDateTime } from './
 // and the pipe keeps the first failure, so the type check is registered first: a missing or mistyped value is
 // reported as such, not as "too long". The swagger plugin still adds `required` and the JSDoc description.
 
-type Extra = Pick<ApiPropertyOptions, 'example' | 'description'>;
+type Extra = Pick<ApiPropertyOptions, 'example' | 'description' | 'format'>;
 
 /** A required string: not empty after trimming, at most `max` characters. */
 export const RequiredText = (max: number, extra: Extra = {}): PropertyDecorator =>
@@ -82,18 +82,24 @@ export const OptionalDateTime = (extra: Extra = {}): PropertyDecorator =>
 export const OneOf = (
   values: readonly string[],
   enumName: string,
-  options: { fallback?: string; message?: string } = {},
+  options: { fallback?: string; message?: string; example?: string } = {},
 ): PropertyDecorator =>
   applyDecorators(
-    ApiPropertyOptional({ enum: values, enumName, default: options.fallback }),
+    ApiPropertyOptional({ enum: values, enumName, default: options.fallback, example: options.example }),
     IsIn(values, options.message ? { message: options.message } : {}),
     IsOmittable(),
   );
 
 /** An optional list (not nullable) of at most `maxItems` strings of 1 to `maxLength` characters. */
-export const TextList = (maxItems: number, maxLength: number): PropertyDecorator =>
+export const TextList = (maxItems: number, maxLength: number, extra: Extra = {}): PropertyDecorator =>
   applyDecorators(
-    ApiPropertyOptional({ type: [String], maxItems, default: [], items: { type: 'string', minLength: 1, maxLength } }),
+    ApiPropertyOptional({
+      type: [String],
+      maxItems,
+      default: [],
+      items: { type: 'string', minLength: 1, maxLength },
+      ...extra,
+    }),
     IsArray(),
     ArrayMaxSize(maxItems),
     IsString({ each: true }),
@@ -103,9 +109,9 @@ export const TextList = (maxItems: number, maxLength: number): PropertyDecorator
   );
 
 /** An optional list (not nullable) of at most `maxItems` ids of the team's records. */
-export const IdList = (maxItems: number): PropertyDecorator =>
+export const IdList = (maxItems: number, extra: Extra = {}): PropertyDecorator =>
   applyDecorators(
-    ApiPropertyOptional({ type: [String], maxItems, items: { type: 'string', format: 'uuid' } }),
+    ApiPropertyOptional({ type: [String], maxItems, items: { type: 'string', format: 'uuid' }, ...extra }),
     IsArray(),
     ArrayMaxSize(maxItems),
     IsUUID('all', { each: true }),
@@ -124,9 +130,9 @@ function firstItemNotObject({ property, value }: ValidationArguments): string {
  * comes before the nested validation: `ValidateNested` walks into an item that is itself an array and finds
  * nothing to check, so `[[]]` used to pass and store an item with its required fields missing.
  */
-export const ItemList = (item: ClassType<object>, maxItems: number): PropertyDecorator =>
+export const ItemList = (item: ClassType<object>, maxItems: number, extra: Extra = {}): PropertyDecorator =>
   applyDecorators(
-    ApiPropertyOptional({ type: [item], maxItems, default: [] }),
+    ApiPropertyOptional({ type: [item], maxItems, default: [], ...extra }),
     IsArray(),
     ArrayMaxSize(maxItems),
     IsObject({ each: true, message: firstItemNotObject }),

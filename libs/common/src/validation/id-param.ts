@@ -1,4 +1,4 @@
-import { BadRequestException, Param, PipeTransform } from '@nestjs/common';
+import { BadRequestException, createParamDecorator, Param, PipeTransform, type ExecutionContext } from '@nestjs/common';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -17,3 +17,15 @@ export const IdParam = (name: string): ParameterDecorator => Param(name, new Uui
 export function isUuid(value: string): boolean {
   return UUID.test(value);
 }
+
+/**
+ * For an action that takes no body (`POST …/test`): any property is refused like an unknown property anywhere
+ * (400 naming it), and nothing is added to the OpenAPI document.
+ */
+export const NoBody = createParamDecorator((_: unknown, context: ExecutionContext): void => {
+  const body: unknown = context.switchToHttp().getRequest<{ body?: unknown }>().body;
+  const keys = body !== null && typeof body === 'object' ? Object.keys(body) : [];
+  if (keys.length > 0) {
+    throw new BadRequestException(keys.map((key) => `property ${key} should not exist`).join('; '));
+  }
+});

@@ -2,6 +2,9 @@ import { InitialSchema1763750000000 } from './1763750000000-initial-schema.js';
 import { WorkOrderCounts1763800000000 } from './1763800000000-work-order-counts.js';
 import { ApiKeyRevocationNotify1763850000000 } from './1763850000000-api-key-revocation-notify.js';
 import { SafeWrites1764000000000 } from './1764000000000-safe-writes.js';
+import { Dashboard1764100000000 } from './1764100000000-dashboard.js';
+import { Events1764200000000 } from './1764200000000-events.js';
+import { Webhooks1764300000000 } from './1764300000000-webhooks.js';
 
 /** Every migration, in order. New migrations are appended here (ESM has no glob loading). */
 export const migrations = [
@@ -9,4 +12,7 @@ export const migrations = [
   WorkOrderCounts1763800000000,
   ApiKeyRevocationNotify1763850000000,
   SafeWrites1764000000000,
+  Dashboard1764100000000,
+  Events1764200000000,
+  Webhooks1764300000000,
 ];

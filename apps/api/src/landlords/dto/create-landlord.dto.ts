@@ -1,24 +1,26 @@
-import { OneOf, OptionalEmail, OptionalText, RequiredText } from '@app/common';
+import { EXAMPLES, OneOf, OptionalEmail, OptionalText, RequiredText } from '@app/common';
 import { LANDLORD_STATUSES, type LandlordStatus } from '../landlord.entity.js';
+
+const landlord = EXAMPLES.landlord;
 
 export class CreateLandlordDto {
   /** The landlord's name, a person or a company. */
-  @RequiredText(260)
+  @RequiredText(260, { example: landlord.name })
   name!: string;
 
-  @OptionalEmail()
+  @OptionalEmail({ example: landlord.email })
   email?: string | null;
 
-  @OptionalText(160)
+  @OptionalText(160, { example: landlord.phoneNumber })
   phoneNumber?: string | null;
 
   /** Correspondence address, free text. */
-  @OptionalText(560)
+  @OptionalText(560, { example: landlord.fullAddress })
   fullAddress?: string | null;
 
-  @OneOf(LANDLORD_STATUSES, 'LandlordStatus', { fallback: 'active' })
+  @OneOf(LANDLORD_STATUSES, 'LandlordStatus', { fallback: 'active', example: 'active' })
   status?: LandlordStatus;
 
-  @OptionalText(10_000)
+  @OptionalText(10_000, { example: landlord.notes })
   notes?: string | null;
 }

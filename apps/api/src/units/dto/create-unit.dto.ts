@@ -1,27 +1,29 @@
-import { OptionalText, RequiredText } from '@app/common';
+import { EXAMPLES, OptionalText, RequiredText } from '@app/common';
+
+const unit = EXAMPLES.unit;
 
 /** Optional parts that are empty after trimming are stored as `null`. */
 export class CreateUnitDto {
   /** First line of the street address. */
-  @RequiredText(260)
+  @RequiredText(260, { example: unit.addressLine1 })
   addressLine1!: string;
 
-  @OptionalText(260)
+  @OptionalText(260, { example: unit.addressLine2 })
   addressLine2?: string | null;
 
-  @RequiredText(160)
+  @RequiredText(160, { example: unit.city })
   city!: string;
 
-  @OptionalText(160)
+  @OptionalText(160, { example: unit.county })
   county?: string | null;
 
-  @RequiredText(160)
+  @RequiredText(160, { example: unit.country })
   country!: string;
 
-  @RequiredText(80)
+  @RequiredText(80, { example: unit.postcode })
   postcode!: string;
 
   /** Neighbourhood or district. */
-  @OptionalText(160)
+  @OptionalText(160, { example: unit.area })
   area?: string | null;
 }

@@ -1,37 +1,47 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { EXAMPLES } from '@app/common';
 import { TenantSummaryResponse } from '../../tenancies/index.js';
 import type { UnitRow } from '../unit.row.js';
+
+const unit = EXAMPLES.unit;
 
 // Each use keeps its own named subclass: the OpenAPI document publishes these names as schemas.
 export class LinkedTenantResponse extends TenantSummaryResponse {}
 
 export class UnitTenantLinkResponse {
   /** The link's id; the tenant shows the same link with the same id. */
-  @ApiProperty({ format: 'uuid' })
+  @ApiProperty({ format: 'uuid', example: EXAMPLES.tenancyId })
   id!: string;
   tenant!: LinkedTenantResponse;
 }
 
 export class UnitResponse {
-  @ApiProperty({ format: 'uuid', readOnly: true })
+  @ApiProperty({ format: 'uuid', readOnly: true, example: unit.id })
   id!: string;
-  @ApiProperty({ format: 'uuid', readOnly: true })
+  @ApiProperty({ format: 'uuid', readOnly: true, example: EXAMPLES.teamId })
   teamId!: string;
   /** The non-empty address parts joined by ", " in the order addressLine1, addressLine2, area, city, county, postcode, country. */
-  @ApiProperty({ example: '10 Downing Street, Westminster, London, SW1A 2AA, United Kingdom', readOnly: true })
+  @ApiProperty({ example: unit.fullAddress, readOnly: true })
   fullAddress!: string;
+  @ApiProperty({ example: unit.addressLine1 })
   addressLine1!: string;
+  @ApiProperty({ example: unit.addressLine2 })
   addressLine2!: string | null;
+  @ApiProperty({ example: unit.city })
   city!: string;
+  @ApiProperty({ example: unit.county })
   county!: string | null;
+  @ApiProperty({ example: unit.country })
   country!: string;
+  @ApiProperty({ example: unit.postcode })
   postcode!: string;
+  @ApiProperty({ example: unit.area })
   area!: string | null;
   /** Tenants linked to the unit, oldest link first. */
   tenantUnits!: UnitTenantLinkResponse[];
-  @ApiProperty({ format: 'date-time', readOnly: true })
+  @ApiProperty({ format: 'date-time', readOnly: true, example: EXAMPLES.createdAt })
   createdAt!: string;
-  @ApiProperty({ format: 'date-time', readOnly: true })
+  @ApiProperty({ format: 'date-time', readOnly: true, example: EXAMPLES.updatedAt })
   updatedAt!: string;
 
   /** The one mapping from a unit row (links already oldest first) to the API's shape. */

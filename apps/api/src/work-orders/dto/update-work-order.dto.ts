@@ -10,7 +10,7 @@ export class UpdateWorkOrderDto extends PartialType(CreateWorkOrderDto, { skipNu
    * Moves: reported → in_progress, completed, cancelled; in_progress → reported, completed, cancelled;
    * completed → in_progress; cancelled → reported. Any other move is a 409; the current status is always allowed.
    */
-  @ApiPropertyOptional({ enum: WORK_ORDER_STATUSES, enumName: 'WorkOrderStatus' })
+  @ApiPropertyOptional({ enum: WORK_ORDER_STATUSES, enumName: 'WorkOrderStatus', example: 'in_progress' })
   @IsOmittable()
   @IsIn(WORK_ORDER_STATUSES)
   status?: WorkOrderStatus;

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { EXAMPLES } from '@app/common';
 import { TenantSummaryResponse, UnitSummaryResponse } from '../../tenancies/index.js';
 import {
   WORK_ORDER_PRIORITIES,
@@ -8,38 +9,47 @@ import {
 } from '../work-order.entity.js';
 import type { WorkOrderRow } from '../work-order.row.js';
 
+const workOrder = EXAMPLES.workOrder;
+
 // Each use keeps its own named subclass: the OpenAPI document publishes these names as schemas.
 export class WorkOrderTenantResponse extends TenantSummaryResponse {}
 
 export class WorkOrderUnitResponse extends UnitSummaryResponse {}
 
 export class WorkOrderContractorResponse {
-  @ApiProperty({ format: 'uuid' })
+  @ApiProperty({ format: 'uuid', example: EXAMPLES.contractor.id })
   id!: string;
+  @ApiProperty({ example: EXAMPLES.contractor.companyName })
   companyName!: string;
 }
 
 export class WorkOrderResponse {
-  @ApiProperty({ format: 'uuid', readOnly: true })
+  @ApiProperty({ format: 'uuid', readOnly: true, example: workOrder.id })
   id!: string;
-  @ApiProperty({ format: 'uuid', readOnly: true })
+  @ApiProperty({ format: 'uuid', readOnly: true, example: EXAMPLES.teamId })
   teamId!: string;
-  /** `WO-<n>`, numbered from 1 per team without gaps. */
-  @ApiProperty({ example: 'WO-1', readOnly: true })
+  /**
+   * `WO-<n>`, numbered from 1 per team in order of creation; a refused create uses no number, and a deleted work
+   * order's number is never given to another.
+   */
+  @ApiProperty({ example: workOrder.code, readOnly: true })
   code!: string;
+  @ApiProperty({ example: workOrder.title })
   title!: string;
+  @ApiProperty({ example: workOrder.description })
   description!: string | null;
   @ApiProperty({ enum: WORK_ORDER_STATUSES, enumName: 'WorkOrderStatus' })
   status!: WorkOrderStatus;
   /** 0 = Emergency, 1 = High, 2 = Medium, 3 = Low. */
-  @ApiProperty({ enum: WORK_ORDER_PRIORITIES, enumName: 'WorkOrderPriority' })
+  @ApiProperty({ enum: WORK_ORDER_PRIORITIES, enumName: 'WorkOrderPriority', example: '1' })
   priority!: WorkOrderPriority;
+  @ApiProperty({ example: workOrder.availability })
   availability!: string | null;
   /** True when the work order was completed with no contractor assigned. */
-  @ApiProperty({ readOnly: true })
+  @ApiProperty({ readOnly: true, example: false })
   selfResolved!: boolean;
   /** When the work order entered `completed`; null while it is not completed. */
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, readOnly: true })
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, readOnly: true, example: null })
   resolvedAt!: string | null;
   /** How the work order arrived; `api` for every work order created through this API. */
   @ApiProperty({ example: 'api', readOnly: true })
@@ -49,9 +59,9 @@ export class WorkOrderResponse {
   unit!: WorkOrderUnitResponse;
   @ApiProperty({ type: WorkOrderContractorResponse, nullable: true })
   contractor!: WorkOrderContractorResponse | null;
-  @ApiProperty({ format: 'date-time', readOnly: true })
+  @ApiProperty({ format: 'date-time', readOnly: true, example: EXAMPLES.createdAt })
   createdAt!: string;
-  @ApiProperty({ format: 'date-time', readOnly: true })
+  @ApiProperty({ format: 'date-time', readOnly: true, example: EXAMPLES.updatedAt })
   updatedAt!: string;
 
   /** The one mapping from a work order row to the API's shape. */

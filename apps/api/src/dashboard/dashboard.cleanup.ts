@@ -1,0 +1,22 @@
+import { Injectable } from '@nestjs/common';
+import { AccountsService, PeriodicTask } from '@app/common';
+import { SessionsService } from './sessions.service.js';
+
+/**
+ * Every 10 minutes on every instance: sessions idle past their limit and failed sign-ins older than the throttling
+ * window. Lookups ignore both anyway; this only bounds the tables.
+ */
+@Injectable()
+export class DashboardCleanup extends PeriodicTask {
+  constructor(
+    private readonly sessions: SessionsService,
+    private readonly accounts: AccountsService,
+  ) {
+    super(10 * 60_000, 'Dashboard');
+  }
+
+  async run(): Promise<void> {
+    await this.sessions.deleteIdle();
+    await this.accounts.deleteOldFailures();
+  }
+}

@@ -1,0 +1,448 @@
+import type { KeyListing } from '@app/common';
+import { html, type SafeHtml } from './html.js';
+import { csrfField, DASHBOARD, notice, page, type Notice, type Viewer } from './layout.js';
+
+/** Grace periods a rolled key may keep working for, as the roll form offers them. */
+export const GRACE_PERIODS = [
+  { value: 'now', label: 'Now', ms: 0 },
+  { value: '1h', label: '1 hour', ms: 3_600_000 },
+  { value: '24h', label: '24 hours', ms: 86_400_000 },
+  { value: '7d', label: '7 days', ms: 7 * 86_400_000 },
+] as const;
+
+/** `2026-11-24 05:54 UTC`: times are shown to the minute, in UTC like the API. */
+export function minute(value: string | number | Date | null): string {
+  if (value === null) return '—';
+  return `${new Date(value).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+export interface SignUpView {
+  csrfToken: string;
+  notice?: Notice;
+  teamName?: string;
+  email?: string;
+  enabled: boolean;
+}
+
+export function signUpPage(view: SignUpView): string {
+  const body = view.enabled
+    ? html`<form method="post" action="${DASHBOARD}/sign-up" novalidate>
+        ${csrfField(view.csrfToken)}
+        <div class="field">
+          <label for="teamName">Team name</label>
+          <input
+            type="text"
+            id="teamName"
+            name="teamName"
+            required
+            maxlength="200"
+            autocomplete="organization"
+            value="${view.teamName ?? ''}"
+          />
+        </div>
+        <div class="field">
+          <label for="email">Email</label>
+          <input
+            type="email"
+            id="email"
+            name="email"
+            required
+            maxlength="254"
+            autocomplete="email"
+            value="${view.email ?? ''}"
+          />
+        </div>
+        <div class="field">
+          <label for="password">Password</label>
+          <input
+            type="password"
+            id="password"
+            name="password"
+            required
+            minlength="12"
+            maxlength="200"
+            autocomplete="new-password"
+            aria-describedby="password-hint"
+          />
+          <p class="hint" id="password-hint">At least 12 characters.</p>
+        </div>
+        <button type="submit">Create account</button>
+      </form>`
+    : html`<p>Sign-up is turned off on this service. Ask the operator for an account, or sign in.</p>`;
+  return page(
+    { title: 'Create account', narrow: true },
+    html`<div class="card">
+      <h1>Create your account</h1>
+      <p class="lead">A team for your portfolio, and API keys to reach it.</p>
+      ${notice(view.notice)} ${body}
+      <p class="auth-switch">Already have an account? <a href="${DASHBOARD}/sign-in">Sign in</a></p>
+    </div>`,
+  );
+}
+
+export interface SignInView {
+  csrfToken: string;
+  notice?: Notice;
+  email?: string;
+}
+
+export function signInPage(view: SignInView): string {
+  return page(
+    { title: 'Sign in', narrow: true },
+    html`<div class="card">
+      <h1>Sign in</h1>
+      <p class="lead">Manage your team's API keys and see how they are used.</p>
+      ${notice(view.notice)}
+      <form method="post" action="${DASHBOARD}/sign-in" novalidate>
+        ${csrfField(view.csrfToken)}
+        <div class="field">
+          <label for="email">Email</label>
+          <input type="email" id="email" name="email" required autocomplete="username" value="${view.email ?? ''}" />
+        </div>
+        <div class="field">
+          <label for="password">Password</label>
+          <input type="password" id="password" name="password" required autocomplete="current-password" />
+        </div>
+        <button type="submit">Sign in</button>
+      </form>
+      <p class="auth-switch">New here? <a href="${DASHBOARD}/sign-up">Create an account</a></p>
+    </div>`,
+  );
+}
+
+export type KeyStatus = { label: string; kind: 'active' | 'revoked' | 'expired' | 'rolled' };
+
+export function statusOf(key: KeyListing, now: number): KeyStatus {
+  if (key.revokedAt) return { label: 'Revoked', kind: 'revoked' };
+  const expiresAt = key.expiresAt === null ? null : Date.parse(key.expiresAt);
+  if (expiresAt !== null && expiresAt <= now) return { label: 'Expired', kind: 'expired' };
+  if (key.replacedBy) return { label: `Rolled, works until ${minute(key.expiresAt)}`, kind: 'rolled' };
+  return { label: 'Active', kind: 'active' };
+}
+
+export const ACCESS_LABELS = { read_write: 'Read and write', read_only: 'Read only' } as const;
+
+export interface KeysView {
+  viewer: Viewer;
+  keys: KeyListing[];
+  now: number;
+  notice?: Notice;
+  /** A key just made: its plaintext is shown this once. */
+  created?: { name: string | null; apiKey: string; replaced?: string | null };
+  form?: { name?: string; access?: string; expires?: string };
+}
+
+function keyRow(key: KeyListing, now: number): SafeHtml {
+  const status = statusOf(key, now);
+  const usable = status.kind === 'active' || status.kind === 'rolled';
+  const name = key.name ?? 'Unnamed key';
+  return html`<tr>
+    <th scope="row">${name}</th>
+    <td><code>${key.prefix ? `${key.prefix}…` : 'ppk_…'}</code></td>
+    <td>${ACCESS_LABELS[key.access]}</td>
+    <td>${minute(key.createdAt)}</td>
+    <td>${key.lastUsedAt ? minute(key.lastUsedAt) : 'Never'}</td>
+    <td>${key.expiresAt ? minute(key.expiresAt) : 'Never'}</td>
+    <td><span class="badge ${status.kind}">${status.label}</span></td>
+    <td>
+      ${
+        usable
+          ? html`<div class="row-actions">
+              <form method="get" action="${DASHBOARD}/keys/${key.apiKeyId}/roll">
+                <button type="submit" class="secondary small" aria-describedby="key-${key.apiKeyId}">Roll</button>
+              </form>
+              <form method="get" action="${DASHBOARD}/keys/${key.apiKeyId}/revoke">
+                <button type="submit" class="danger small" aria-describedby="key-${key.apiKeyId}">Revoke</button>
+              </form>
+              <span class="sr-only" id="key-${key.apiKeyId}">${name}</span>
+            </div>`
+          : html`<span class="muted">—</span>`
+      }
+    </td>
+  </tr>`;
+}
+
+export function keysPage(view: KeysView): string {
+  const access = view.form?.access ?? 'read_write';
+  const created = view.created
+    ? html`<div class="card" aria-labelledby="new-key-title">
+        <h2 id="new-key-title">Your new key${view.created.name ? html` “${view.created.name}”` : ''}</h2>
+        <p>
+          Copy it now: it is shown only this once, and only its hash is
+          kept.${view.created.replaced ? html` ${view.created.replaced}` : ''}
+        </p>
+        <div class="secret">
+          <code id="new-key">${view.created.apiKey}</code> <button type="button" data-copy="new-key">Copy</button>
+        </div>
+        <p class="hint" id="new-key-status" role="status" aria-live="polite"></p>
+        <p class="hint">
+          Send it as <code>Authorization: Bearer ${view.created.apiKey.slice(0, 12)}…</code> to <code>/v1</code>; see
+          the <a href="/docs">API docs</a>.
+        </p>
+      </div>`
+    : '';
+  const rows = view.keys.map((key) => keyRow(key, view.now));
+  return page(
+    { title: 'API keys', viewer: view.viewer, current: 'keys' },
+    html`<h1>API keys</h1>
+      <p class="lead">Keys let your software reach this team's portfolio. Each is shown once, when it is made.</p>
+      ${notice(view.notice)} ${created}
+      <section class="card" aria-labelledby="create-title">
+        <h2 id="create-title">Create a key</h2>
+        <form method="post" action="${DASHBOARD}/keys" novalidate>
+          ${csrfField(view.viewer.csrfToken)}
+          <div class="row">
+            <div class="field">
+              <label for="name">Name</label>
+              <input
+                type="text"
+                id="name"
+                name="name"
+                required
+                maxlength="100"
+                value="${view.form?.name ?? ''}"
+                aria-describedby="name-hint"
+              />
+              <p class="hint" id="name-hint">What uses it, e.g. “Accounts sync”.</p>
+            </div>
+            <fieldset>
+              <legend>Access</legend>
+              <div class="choices">
+                <label
+                  ><input
+                    type="radio"
+                    name="access"
+                    value="read_write"
+                    ${access === 'read_write' ? html` checked` : ''}
+                  />
+                  Read and write</label
+                >
+                <label
+                  ><input
+                    type="radio"
+                    name="access"
+                    value="read_only"
+                    ${access === 'read_only' ? html` checked` : ''}
+                  />
+                  Read only</label
+                >
+              </div>
+            </fieldset>
+            <div class="field">
+              <label for="expires">Expires</label>
+              <input
+                type="date"
+                id="expires"
+                name="expires"
+                value="${view.form?.expires ?? ''}"
+                aria-describedby="expires-hint"
+              />
+              <p class="hint" id="expires-hint">Optional. The key stops working at 00:00 UTC that day.</p>
+            </div>
+          </div>
+          <button type="submit">Create key</button>
+        </form>
+      </section>
+      <section class="card" aria-labelledby="keys-title">
+        <h2 id="keys-title">Your team's keys</h2>
+        ${
+          rows.length === 0
+            ? html`<p class="empty">No keys yet. Create one above.</p>`
+            : html`<div class="table-wrap">
+                <table>
+                  <thead>
+                    <tr>
+                      <th scope="col">Name</th>
+                      <th scope="col">Prefix</th>
+                      <th scope="col">Access</th>
+                      <th scope="col">Created</th>
+                      <th scope="col">Last used</th>
+                      <th scope="col">Expires</th>
+                      <th scope="col">Status</th>
+                      <th scope="col"><span class="sr-only">Actions</span></th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    ${rows}
+                  </tbody>
+                </table>
+              </div>`
+        }
+      </section>`,
+  );
+}
+
+export function revokePage(viewer: Viewer, key: KeyListing): string {
+  const name = key.name ?? 'Unnamed key';
+  return page(
+    { title: 'Revoke key', viewer, current: 'keys', narrow: true },
+    html`<div class="card">
+      <h1>Revoke “${name}”?</h1>
+      <p>
+        Requests with <code>${key.prefix ?? 'ppk_'}…</code> are refused (401) at once, on every instance. This cannot be
+        undone.
+      </p>
+      <form method="post" action="${DASHBOARD}/keys/${key.apiKeyId}/revoke" class="actions">
+        ${csrfField(viewer.csrfToken)}
+        <button type="submit" class="danger">Revoke key</button>
+        <a class="button secondary" href="${DASHBOARD}/keys">Cancel</a>
+      </form>
+    </div>`,
+  );
+}
+
+export function rollPage(viewer: Viewer, key: KeyListing, problem?: Notice): string {
+  const name = key.name ?? 'Unnamed key';
+  return page(
+    { title: 'Roll key', viewer, current: 'keys', narrow: true },
+    html`<div class="card">
+      <h1>Roll “${name}”</h1>
+      <p>
+        A new key with the same name and access replaces <code>${key.prefix ?? 'ppk_'}…</code>. Keep the old one working
+        while you deploy the new one.
+      </p>
+      ${notice(problem)}
+      <form method="post" action="${DASHBOARD}/keys/${key.apiKeyId}/roll">
+        ${csrfField(viewer.csrfToken)}
+        <fieldset>
+          <legend>Old key keeps working for</legend>
+          <div class="choices">
+            ${GRACE_PERIODS.map(
+              (grace) =>
+                html`<label
+                  ><input
+                    type="radio"
+                    name="grace"
+                    value="${grace.value}"
+                    ${grace.value === '24h' ? html` checked` : ''}
+                  />
+                  ${grace.label}</label
+                >`,
+            )}
+          </div>
+        </fieldset>
+        <div class="actions">
+          <button type="submit">Roll key</button> <a class="button secondary" href="${DASHBOARD}/keys">Cancel</a>
+        </div>
+      </form>
+    </div>`,
+  );
+}
+
+export interface DailyUsage {
+  apiKeyId: string;
+  name: string | null;
+  prefix: string | null;
+  days: Array<{ day: string; ok: number; clientErrors: number; limited: number; serverErrors: number }>;
+}
+
+export interface RecentRequestView {
+  at: string;
+  keyName: string | null;
+  method: string;
+  path: string;
+  status: number;
+  durationMs: number;
+}
+
+function statusClass(status: number): string {
+  if (status === 429) return 'status-429';
+  if (status >= 500) return 'status-5xx';
+  if (status >= 400) return 'status-4xx';
+  return 'status-2xx';
+}
+
+export function usagePage(viewer: Viewer, usage: DailyUsage[], recent: RecentRequestView[]): string {
+  const perKey = usage.map((key) => {
+    const total = (day: DailyUsage['days'][number]) => day.ok + day.clientErrors + day.limited + day.serverErrors;
+    return html`<div class="table-wrap">
+      <table>
+        <caption>
+          ${key.name ?? 'Unnamed key'}
+          <code class="muted">${key.prefix ? `${key.prefix}…` : ''}</code>
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Day (UTC)</th>
+            <th scope="col" class="num">2xx–3xx</th>
+            <th scope="col" class="num">4xx</th>
+            <th scope="col" class="num">429</th>
+            <th scope="col" class="num">5xx</th>
+            <th scope="col" class="num">Total</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${key.days.map(
+            (day) =>
+              html`<tr>
+                <th scope="row">${day.day}</th>
+                <td class="num">${day.ok}</td>
+                <td class="num">${day.clientErrors}</td>
+                <td class="num">${day.limited}</td>
+                <td class="num">${day.serverErrors}</td>
+                <td class="num">${total(day)}</td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>
+    </div>`;
+  });
+  return page(
+    { title: 'Usage', viewer, current: 'usage' },
+    html`<h1>Usage</h1>
+      <p class="lead">
+        Requests per key and day for the last 7 days, and your team's last 100 requests. Figures arrive within a few
+        seconds.
+      </p>
+      <section class="card" aria-labelledby="daily-title">
+        <h2 id="daily-title">Requests per day</h2>
+        ${perKey.length === 0 ? html`<p class="empty">No keys yet.</p>` : perKey}
+      </section>
+      <section class="card" aria-labelledby="recent-title">
+        <h2 id="recent-title">Last 100 requests</h2>
+        ${
+          recent.length === 0
+            ? html`<p class="empty">No requests in the last 7 days.</p>`
+            : html`<div class="table-wrap">
+                <table>
+                  <thead>
+                    <tr>
+                      <th scope="col">Time (UTC)</th>
+                      <th scope="col">Key</th>
+                      <th scope="col">Method</th>
+                      <th scope="col">Path</th>
+                      <th scope="col" class="num">Status</th>
+                      <th scope="col" class="num">Milliseconds</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    ${recent.map(
+                      (request) =>
+                        html`<tr>
+                          <td>${request.at.slice(0, 19).replace('T', ' ')}</td>
+                          <td>${request.keyName ?? 'Unnamed key'}</td>
+                          <td><code>${request.method}</code></td>
+                          <td><code>${request.path}</code></td>
+                          <td class="num ${statusClass(request.status)}">${request.status}</td>
+                          <td class="num">${request.durationMs}</td>
+                        </tr>`,
+                    )}
+                  </tbody>
+                </table>
+              </div>`
+        }
+      </section>`,
+  );
+}
+
+export function errorPage(status: number, title: string, message: string, viewer?: Viewer): string {
+  return page(
+    { title, viewer, narrow: true },
+    html`<div class="card">
+      <h1>${title}</h1>
+      <div class="notice error" role="alert">${message}</div>
+      <p><a href="${DASHBOARD}/keys">Back to the dashboard</a></p>
+      <p class="muted">Status ${status}</p>
+    </div>`,
+  );
+}

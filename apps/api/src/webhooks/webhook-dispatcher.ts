@@ -1,0 +1,306 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import pg from 'pg';
+import { DataSource } from 'typeorm';
+import { AppConfig, Clock } from '@app/common';
+import { parseSchedule, retryDelay } from './retry-schedule.js';
+import { signatureHeader } from './signing.js';
+import { checkUrlForm, resolveSafely, UnsafeUrlError, type UrlRules } from './url-safety.js';
+
+/** A claim holds a delivery this much longer than an attempt may take, so a live sender always finishes first. */
+const LEASE_MARGIN_MS = 5_000;
+/** Only this much of an answer is read (then the connection is dropped). */
+const MAX_ANSWER_BYTES = 64 * 1024;
+const BATCH = 10;
+/** An endpoint whose every delivery failed for this long is disabled. */
+export const FAILING_DISABLE_MS = 5 * 86_400_000;
+const LISTEN_RETRY_MS = 5_000;
+
+interface Claimed {
+  team_id: string;
+  id: string;
+  endpoint_id: string;
+  event_id: string;
+  body: string;
+  attempts: number;
+  url: string;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_until: Date | null;
+  enabled: boolean;
+}
+
+interface Outcome {
+  status?: number;
+  error?: string;
+}
+
+/**
+ * Sends webhook deliveries from the PostgreSQL queue (`webhook_deliveries`); runs in every instance.
+ *
+ * - Claiming: due deliveries are taken with `FOR UPDATE SKIP LOCKED` and leased (`locked_until`, `attempts + 1`)
+ *   in one statement, so any number of instances share the work and never send the same attempt at once. The
+ *   lease outlasts the attempt (`WEBHOOK_TIMEOUT_MS`, 10 s); if the sender dies (a crash, a kill), the lease runs out and another
+ *   instance — or this one after a restart — sends it again: at least once, never lost.
+ * - Waking: an insert trigger NOTIFYs `webhook_delivery` at commit; one listening connection per instance wakes
+ *   the loop, and a poll every `WEBHOOK_POLL_INTERVAL_MS` catches retries that fall due by time.
+ * - Sending: POST of the stored event JSON with the Standard Webhooks headers, over a connection to an address
+ *   checked at this very attempt (the host is resolved and every address checked, then that address is used:
+ *   no DNS rebinding between check and connect), no redirects, at most 64 KiB of the answer read.
+ * - Results: 2xx → succeeded; 410 → failed and the endpoint disabled; otherwise the next retry on
+ *   `WEBHOOK_RETRY_SCHEDULE` (±10 % jitter), then failed. An endpoint with nothing but failures for 5 days is
+ *   disabled. A result is written only by the holder of the lease (the attempt number must still match).
+ */
+@Injectable()
+export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly log = new Logger('Webhooks');
+  private readonly schedule: number[];
+  private readonly rules: UrlRules;
+  private readonly timeoutMs: number;
+  private listener?: pg.Client;
+  private pollTimer?: NodeJS.Timeout;
+  private listenTimer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+  private again = false;
+  private closed = false;
+  private listenerWarned = false;
+  /** Attempts sent by this instance (for tests and metrics). */
+  sent = 0;
+  /** Told of every attempt's outcome and duration (the metrics module listens when metrics are on). */
+  observe?: (outcome: 'succeeded' | 'retry' | 'failed', seconds: number) => void;
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly config: AppConfig,
+    private readonly clock: Clock,
+  ) {
+    this.schedule = parseSchedule(config.WEBHOOK_RETRY_SCHEDULE);
+    this.rules = { allowHttp: config.WEBHOOKS_ALLOW_HTTP, allowPrivate: config.WEBHOOKS_ALLOW_PRIVATE };
+    this.timeoutMs = config.WEBHOOK_TIMEOUT_MS;
+  }
+
+  onApplicationBootstrap(): void {
+    this.listen();
+    this.pollTimer = setInterval(() => this.wake(), this.config.WEBHOOK_POLL_INTERVAL_MS);
+    this.pollTimer.unref();
+    this.wake();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.pollTimer);
+    clearTimeout(this.listenTimer);
+    const listener = this.listener;
+    this.listener = undefined;
+    await listener?.end().catch(() => undefined);
+    // Attempts under way finish (each is bounded by its timeout); unclaimed work waits in the queue.
+    await this.running;
+  }
+
+  /** Runs the send loop now, or once more after the pass under way. */
+  wake(): void {
+    if (this.closed) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.drain()
+      .catch((error: Error) => this.log.warn(`webhook delivery pass failed: ${error.message}`))
+      .finally(() => {
+        this.running = undefined;
+        if (this.again) {
+          this.again = false;
+          this.wake();
+        }
+      });
+  }
+
+  /** Waits for the pass under way (tests). */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  private async drain(): Promise<void> {
+    for (;;) {
+      const claimed = await this.claim();
+      if (claimed.length === 0) return;
+      await Promise.all(claimed.map((delivery) => this.attempt(delivery)));
+      if (this.closed) return;
+    }
+  }
+
+  private async claim(): Promise<Claimed[]> {
+    const now = this.clock.now();
+    return this.db.query(
+      `WITH due AS (
+         SELECT team_id, id FROM webhook_deliveries
+          WHERE state = 'pending' AND next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until <= $1)
+          ORDER BY next_attempt_at
+          LIMIT $2
+          FOR UPDATE SKIP LOCKED),
+       claimed AS (
+         UPDATE webhook_deliveries d SET locked_until = $3, attempts = d.attempts + 1
+           FROM due, webhook_endpoints w
+          WHERE d.team_id = due.team_id AND d.id = due.id AND w.team_id = d.team_id AND w.id = d.endpoint_id
+         RETURNING d.team_id, d.id, d.endpoint_id, d.event_id, d.body, d.attempts,
+                   w.url, w.secret, w.previous_secret, w.previous_secret_until, w.enabled)
+       SELECT * FROM claimed`,
+      [new Date(now), BATCH, new Date(now + this.timeoutMs + LEASE_MARGIN_MS)],
+    );
+  }
+
+  private async attempt(delivery: Claimed): Promise<void> {
+    const started = process.hrtime.bigint();
+    const outcome: Outcome = delivery.enabled
+      ? await this.send(delivery)
+      : { error: 'The endpoint is disabled; retry the delivery after enabling it' };
+    const state = await this.record(delivery, outcome);
+    this.observe?.(state === 'pending' ? 'retry' : state, Number(process.hrtime.bigint() - started) / 1e9);
+  }
+
+  private secretsOf(delivery: Claimed): string[] {
+    const previousValid =
+      delivery.previous_secret &&
+      delivery.previous_secret_until &&
+      delivery.previous_secret_until.getTime() > this.clock.now();
+    return previousValid ? [delivery.secret, delivery.previous_secret as string] : [delivery.secret];
+  }
+
+  private async send(delivery: Claimed): Promise<Outcome> {
+    let url: URL;
+    try {
+      url = checkUrlForm(delivery.url, this.rules);
+    } catch (error) {
+      return { error: (error as Error).message };
+    }
+    const timestamp = Math.floor(this.clock.now() / 1000);
+    const headers = {
+      'content-type': 'application/json',
+      'user-agent': 'PropertyPortfolioAPI-Webhooks/1.0',
+      'webhook-id': delivery.event_id,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': signatureHeader(this.secretsOf(delivery), delivery.event_id, timestamp, delivery.body),
+      'content-length': String(Buffer.byteLength(delivery.body)),
+    };
+    // The connection goes to an address checked now: the lookup Node uses to connect is this one.
+    const rules = this.rules;
+    const lookup: LookupFunction = (hostname, options, callback) => {
+      resolveSafely(hostname, rules).then(
+        (addresses) => {
+          const chosen = addresses[0];
+          if (options.all) callback(null, addresses);
+          else callback(null, chosen.address, chosen.family);
+        },
+        (error: Error) => callback(error as NodeJS.ErrnoException, '', 0),
+      );
+    };
+    this.sent++;
+    return new Promise<Outcome>((resolve) => {
+      const client = url.protocol === 'https:' ? https : http;
+      const timeout = this.timeoutMs;
+      const request = client.request(url, { method: 'POST', headers, lookup, timeout }, (answer) => {
+        let read = 0;
+        answer.on('data', (chunk: Buffer) => {
+          read += chunk.length;
+          if (read > MAX_ANSWER_BYTES) answer.destroy();
+        });
+        answer.on('close', () => resolve({ status: answer.statusCode }));
+        answer.on('error', () => resolve({ status: answer.statusCode }));
+      });
+      const late = (): Error => new Error(`no answer within ${timeout} ms`);
+      const deadline = setTimeout(() => request.destroy(late()), timeout);
+      request.on('timeout', () => request.destroy(late()));
+      request.on('error', (error) => {
+        clearTimeout(deadline);
+        const message = error instanceof UnsafeUrlError ? error.message : `${error.message}`;
+        resolve({ error: message.slice(0, 500) });
+      });
+      request.on('close', () => clearTimeout(deadline));
+      request.end(delivery.body);
+    });
+  }
+
+  private async record(delivery: Claimed, outcome: Outcome): Promise<'succeeded' | 'pending' | 'failed'> {
+    const now = this.clock.now();
+    const ok = outcome.status !== undefined && outcome.status >= 200 && outcome.status < 300;
+    const gone = outcome.status === 410;
+    const error = ok
+      ? null
+      : (outcome.error ?? `The endpoint answered ${outcome.status ?? 'nothing'}${gone ? ' (Gone)' : ''}`);
+    const delay = ok || gone || !delivery.enabled ? undefined : retryDelay(this.schedule, delivery.attempts);
+    const state = ok ? 'succeeded' : delay === undefined ? 'failed' : 'pending';
+    const next = delay === undefined ? null : new Date(now + delay);
+    await this.db.transaction(async (manager): Promise<void> => {
+      // Through a CTE: TypeORM answers a bare UPDATE … RETURNING with [rows, count].
+      const updated: unknown[] = await manager.query(
+        `WITH recorded AS (
+           UPDATE webhook_deliveries
+              SET state = $4, last_status = $5, last_error = $6, next_attempt_at = $7, locked_until = NULL
+            WHERE team_id = $1 AND id = $2 AND attempts = $3
+            RETURNING id)
+         SELECT id FROM recorded`,
+        [delivery.team_id, delivery.id, delivery.attempts, state, outcome.status ?? null, error, next],
+      );
+      // The lease ran out and someone else took the delivery: their result counts, not this one.
+      if (updated.length === 0) return;
+      if (ok) {
+        await manager.query(
+          'UPDATE webhook_endpoints SET failing_since = NULL WHERE team_id = $1 AND id = $2 AND failing_since IS NOT NULL',
+          [delivery.team_id, delivery.endpoint_id],
+        );
+        return;
+      }
+      if (gone) {
+        await manager.query(
+          `UPDATE webhook_endpoints SET enabled = false, disabled_reason = $3, updated_at = $4
+            WHERE team_id = $1 AND id = $2`,
+          [delivery.team_id, delivery.endpoint_id, 'The endpoint answered 410 Gone', new Date(now)],
+        );
+        return;
+      }
+      if (!delivery.enabled) return;
+      await manager.query(
+        `UPDATE webhook_endpoints
+            SET failing_since = COALESCE(failing_since, $3),
+                enabled = CASE WHEN COALESCE(failing_since, $3) <= $4 THEN false ELSE enabled END,
+                disabled_reason = CASE WHEN COALESCE(failing_since, $3) <= $4
+                                       THEN 'Every delivery failed for 5 days' ELSE disabled_reason END
+          WHERE team_id = $1 AND id = $2`,
+        [delivery.team_id, delivery.endpoint_id, new Date(now), new Date(now - FAILING_DISABLE_MS)],
+      );
+    });
+    return state;
+  }
+
+  /** One connection per instance LISTENs for new deliveries; lost, it retries quietly (the poll still runs). */
+  private listen(): void {
+    if (this.closed || this.listener) return;
+    const { url } = this.db.options as { url?: string };
+    const listener = new pg.Client({ connectionString: url, application_name: 'property-portfolio-api:webhooks' });
+    this.listener = listener;
+    const lost = (reason: string): void => {
+      if (this.listener !== listener) return;
+      this.listener = undefined;
+      listener.end().catch(() => undefined);
+      if (this.closed) return;
+      if (!this.listenerWarned) this.log.warn(`webhook listener lost (${reason}); polling until it is back`);
+      this.listenerWarned = true;
+      this.listenTimer = setTimeout(() => this.listen(), LISTEN_RETRY_MS);
+      this.listenTimer.unref();
+    };
+    listener.on('notification', () => this.wake());
+    listener.on('error', (error) => lost(error.message));
+    listener.on('end', () => lost('connection ended'));
+    listener
+      .connect()
+      .then(() => listener.query('LISTEN webhook_delivery'))
+      .then(() => {
+        this.listenerWarned = false;
+        this.wake();
+      })
+      .catch((error: Error) => lost(error.message));
+  }
+}

@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { WebhookDispatcher } from './webhook-dispatcher.js';
+import { WebhookEndpointsController } from './webhook-endpoints.controller.js';
+import { WebhookEndpointsService } from './webhook-endpoints.service.js';
+
+/** Webhook endpoints (`/v1/webhook-endpoints`) and the dispatcher that sends their deliveries. */
+@Module({
+  controllers: [WebhookEndpointsController],
+  providers: [WebhookEndpointsService, WebhookDispatcher],
+  exports: [WebhookEndpointsService, WebhookDispatcher],
+})
+export class WebhooksModule {}

@@ -1,0 +1,2 @@
+export * from './accounts.service.js';
+export * from './password.js';

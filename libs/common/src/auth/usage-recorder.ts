@@ -1,0 +1,217 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { Clock } from '../clock/clock.js';
+import { AppConfig } from '../config/app-config.js';
+import type { Caller } from './caller.js';
+
+export type StatusClass = '2xx-3xx' | '4xx' | '429' | '5xx';
+
+export function statusClassOf(status: number): StatusClass {
+  if (status === 429) return '429';
+  if (status >= 500) return '5xx';
+  if (status >= 400) return '4xx';
+  return '2xx-3xx';
+}
+
+/** How long usage is kept: today and the six days before. */
+export const USAGE_DAYS = 7;
+/** The dashboard shows each team's last this many requests; the log keeps no more. */
+export const RECENT_REQUESTS = 100;
+/** `last_used_at` is written at most this often per key. */
+export const LAST_USED_RESOLUTION_MS = 60_000;
+const CLEANUP_EVERY_MS = 10 * 60_000;
+/** Memory bounds between two flushes: beyond them requests are counted as dropped, never queued. */
+const MAX_COUNTERS = 20_000;
+const MAX_RECENT = 5_000;
+const MAX_PATH_LENGTH = 200;
+
+interface Counter {
+  teamId: string;
+  apiKeyId: string;
+  day: string;
+  statusClass: StatusClass;
+  requests: number;
+}
+
+export interface RecordedRequest {
+  teamId: string;
+  apiKeyId: string;
+  at: number;
+  method: string;
+  path: string;
+  status: number;
+  durationMs: number;
+}
+
+/**
+ * Key usage for the dashboard — daily counts per key and status class, each team's last requests, and each
+ * key's `last used` — gathered in memory and written in batches every few seconds (`USAGE_FLUSH_INTERVAL_MS`), so a request costs a few map
+ * operations and never a database write. Memory is bounded (see MAX_*); a crash loses at most the last batch
+ * (the numbers are for people, not billing). Counts are added with an upsert, so any number of instances can
+ * write the same rows. A cleanup every 10 minutes keeps 7 days and the last 100 requests per team.
+ */
+@Injectable()
+export class UsageRecorder implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly log = new Logger('Usage');
+  private counters = new Map<string, Counter>();
+  private recent: RecordedRequest[] = [];
+  private lastUsed = new Map<string, { teamId: string; at: number }>();
+  /** When `last_used_at` was last queued per key (pruned once older than the resolution). */
+  private readonly lastUsedQueued = new Map<string, number>();
+  private flushing?: Promise<void>;
+  private flushTimer?: NodeJS.Timeout;
+  private cleanupTimer?: NodeJS.Timeout;
+  /** Requests not recorded because a bound was reached (diagnostics). */
+  dropped = 0;
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly clock: Clock,
+    private readonly config: AppConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.flushTimer = setInterval(() => void this.flush(), this.config.USAGE_FLUSH_INTERVAL_MS);
+    this.flushTimer.unref();
+    this.cleanupTimer = setInterval(
+      () => void this.cleanup().catch((error: Error) => this.log.warn(`usage cleanup failed: ${error.message}`)),
+      CLEANUP_EVERY_MS,
+    );
+    this.cleanupTimer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.flushTimer);
+    clearInterval(this.cleanupTimer);
+    await this.flush();
+  }
+
+  /** One answered request (no body, key or query string is kept: only the path). */
+  record(caller: Caller, method: string, path: string, status: number, durationMs: number): void {
+    const at = this.clock.now();
+    const day = new Date(at).toISOString().slice(0, 10);
+    const statusClass = statusClassOf(status);
+    const id = `${caller.apiKeyId}|${day}|${statusClass}`;
+    const counter = this.counters.get(id);
+    if (counter) counter.requests++;
+    else if (this.counters.size < MAX_COUNTERS) {
+      this.counters.set(id, { teamId: caller.teamId, apiKeyId: caller.apiKeyId, day, statusClass, requests: 1 });
+    } else this.dropped++;
+
+    if (this.recent.length >= MAX_RECENT) {
+      this.recent.shift();
+      this.dropped++;
+    }
+    this.recent.push({
+      teamId: caller.teamId,
+      apiKeyId: caller.apiKeyId,
+      at,
+      method,
+      path: path.length > MAX_PATH_LENGTH ? `${path.slice(0, MAX_PATH_LENGTH - 1)}…` : path,
+      status,
+      durationMs: Math.round(durationMs),
+    });
+
+    const queued = this.lastUsedQueued.get(caller.apiKeyId);
+    if (queued === undefined || at - queued >= LAST_USED_RESOLUTION_MS || at < queued) {
+      this.lastUsedQueued.set(caller.apiKeyId, at);
+      this.lastUsed.set(caller.apiKeyId, { teamId: caller.teamId, at });
+    }
+  }
+
+  /** Writes what was gathered (three statements at most); concurrent calls share one flush. */
+  flush(): Promise<void> {
+    this.flushing ??= this.write().finally(() => (this.flushing = undefined));
+    return this.flushing;
+  }
+
+  /** Deletes usage older than 7 days and all but each team's last 100 requests. */
+  async cleanup(): Promise<void> {
+    const now = this.clock.now();
+    const firstDay = new Date(now - (USAGE_DAYS - 1) * 86_400_000).toISOString().slice(0, 10);
+    await this.db.query('DELETE FROM api_key_usage_daily WHERE day < $1', [firstDay]);
+    await this.db.query('DELETE FROM api_request_log WHERE at < $1', [new Date(now - USAGE_DAYS * 86_400_000)]);
+    await this.db.query(
+      `DELETE FROM api_request_log l
+        USING (SELECT team_id, id, row_number() OVER (PARTITION BY team_id ORDER BY at DESC, id DESC) AS n
+                 FROM api_request_log) ranked
+        WHERE ranked.n > $1 AND l.team_id = ranked.team_id AND l.id = ranked.id`,
+      [RECENT_REQUESTS],
+    );
+  }
+
+  private async write(): Promise<void> {
+    const counters = [...this.counters.values()].sort((a, b) =>
+      `${a.apiKeyId}${a.day}${a.statusClass}`.localeCompare(`${b.apiKeyId}${b.day}${b.statusClass}`),
+    );
+    const recent = newestPerTeam(this.recent, RECENT_REQUESTS);
+    const lastUsed = [...this.lastUsed.entries()].sort(([a], [b]) => a.localeCompare(b));
+    this.counters = new Map();
+    this.recent = [];
+    this.lastUsed = new Map();
+    const now = this.clock.now();
+    for (const [id, at] of this.lastUsedQueued) {
+      if (now - at >= LAST_USED_RESOLUTION_MS) this.lastUsedQueued.delete(id);
+    }
+    try {
+      if (counters.length > 0) {
+        // Sorted rows: two instances upserting the same counters take their locks in one order (no deadlock).
+        await this.db.query(
+          `INSERT INTO api_key_usage_daily (team_id, api_key_id, day, status_class, requests)
+           SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::date[], $4::text[], $5::bigint[])
+           ON CONFLICT (team_id, api_key_id, day, status_class)
+           DO UPDATE SET requests = api_key_usage_daily.requests + excluded.requests`,
+          [
+            counters.map((c) => c.teamId),
+            counters.map((c) => c.apiKeyId),
+            counters.map((c) => c.day),
+            counters.map((c) => c.statusClass),
+            counters.map((c) => c.requests),
+          ],
+        );
+      }
+      if (recent.length > 0) {
+        await this.db.query(
+          `INSERT INTO api_request_log (team_id, api_key_id, at, method, path, status, duration_ms)
+           SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[], $4::text[], $5::text[], $6::int[], $7::int[])`,
+          [
+            recent.map((r) => r.teamId),
+            recent.map((r) => r.apiKeyId),
+            recent.map((r) => new Date(r.at)),
+            recent.map((r) => r.method),
+            recent.map((r) => r.path),
+            recent.map((r) => r.status),
+            recent.map((r) => r.durationMs),
+          ],
+        );
+      }
+      if (lastUsed.length > 0) {
+        await this.db.query(
+          `UPDATE api_keys k SET last_used_at = GREATEST(k.last_used_at, v.at)
+             FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[]) AS v (team_id, id, at)
+            WHERE k.team_id = v.team_id AND k.id = v.id`,
+          [lastUsed.map(([, v]) => v.teamId), lastUsed.map(([id]) => id), lastUsed.map(([, v]) => new Date(v.at))],
+        );
+      }
+    } catch (error) {
+      // Usage is best effort: a batch that cannot be written (the database is away) is dropped, not retried.
+      this.dropped += counters.reduce((sum, c) => sum + c.requests, 0);
+      this.log.warn(`usage batch not written: ${(error as Error).message}`);
+    }
+  }
+}
+
+/** The last `limit` requests of each team, oldest first. */
+function newestPerTeam(requests: RecordedRequest[], limit: number): RecordedRequest[] {
+  const seen = new Map<string, number>();
+  const kept: RecordedRequest[] = [];
+  for (let i = requests.length - 1; i >= 0; i--) {
+    const request = requests[i];
+    const count = seen.get(request.teamId) ?? 0;
+    if (count >= limit) continue;
+    seen.set(request.teamId, count + 1);
+    kept.push(request);
+  }
+  return kept.reverse();
+}

@@ -1,0 +1,74 @@
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { ModuleRef, Reflector } from '@nestjs/core';
+import { from, lastValueFrom, Observable } from 'rxjs';
+import type { AuthenticatedRequest } from '../auth/caller.js';
+import { Transactions } from '../persistence/transactions.js';
+import {
+  CONDITIONAL_RESOURCE,
+  type ConditionalResourceOptions,
+  type ConditionalSource,
+} from '../safe-writes/conditional-resource.js';
+import { isUuid } from '../validation/id-param.js';
+import { previousAttributes, type EventAction, type EventResource, type EventType } from './event-types.js';
+import { EventsStore } from './events.store.js';
+
+const ACTION_OF_METHOD: Record<string, EventAction | undefined> = {
+  POST: 'created',
+  PUT: 'updated',
+  DELETE: 'deleted',
+};
+
+/** `Work order` → `work_order`: a resource's name in event types, unless its controller names one. */
+export function eventResourceOf(resource: ConditionalResourceOptions): EventResource {
+  return (resource.event ?? resource.name.toLowerCase().replace(/\s+/g, '_')) as EventResource;
+}
+
+/**
+ * The outbox's writer (CONTRACT "Following changes"): a POST, PUT or DELETE of a resource runs in one transaction
+ * with exactly one event for the record it wrote, inserted last, after the handler succeeded. A request that is
+ * rejected (the handler throws), replayed (answered before the handler) or rolled back writes none: the event is
+ * part of the same transaction — inside the safe-writes savepoint when the request has one. A PUT locks and
+ * reads the record first, so `previousAttributes` compares the very version it replaced.
+ */
+@Injectable()
+export class EventsInterceptor implements NestInterceptor {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly moduleRef: ModuleRef,
+    private readonly transactions: Transactions,
+    private readonly events: EventsStore,
+  ) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const action = ACTION_OF_METHOD[request.method];
+    const caller = request.caller;
+    const resource = this.reflector.get<ConditionalResourceOptions | undefined>(
+      CONDITIONAL_RESOURCE,
+      context.getClass(),
+    );
+    if (!action || !caller || !resource) return next.handle();
+    const rawId: unknown = request.params[resource.idParam];
+    const id = typeof rawId === 'string' && isUuid(rawId) ? rawId.toLowerCase() : undefined;
+    // A malformed id is refused by validation: there is nothing to announce.
+    if (action !== 'created' && !id) return next.handle();
+    const type: EventType = `${eventResourceOf(resource)}.${action}`;
+
+    return from(
+      this.transactions.run(async (manager): Promise<unknown> => {
+        let before: object | undefined;
+        if (action === 'updated' && id) {
+          const source = this.moduleRef.get<ConditionalSource>(resource.source, { strict: false });
+          if (await source.lock(caller.teamId, id)) before = await source.get(caller.teamId, id);
+        }
+        const value: unknown = await lastValueFrom(next.handle(), { defaultValue: undefined });
+        const object = action === 'deleted' ? { id } : (value as { data?: object } | undefined)?.data;
+        if (object) {
+          const changes = action === 'updated' && before ? previousAttributes(before, object) : undefined;
+          await this.events.record(manager, caller.teamId, type, object, changes);
+        }
+        return value;
+      }),
+    );
+  }
+}

@@ -1,0 +1,4 @@
+export * from './event-types.js';
+export * from './events.cleanup.js';
+export * from './events.interceptor.js';
+export * from './events.store.js';

@@ -1,0 +1,180 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import request from 'supertest';
+import TestAgent from 'supertest/lib/agent.js';
+import { createTestApp, type TestApp } from './support/test-app.js';
+
+// The dashboard's HTTP rules (CONTRACT "Developer dashboard"), over HTTP without a browser: cookies, CSRF,
+// sessions, sign-up switch, team isolation. The browser suite (test/browser) drives the same pages as a person.
+
+const PASSWORD = 'a long enough password';
+
+function csrfOf(html: string): string {
+  const token = /name="_csrf" value="([^"]+)"/.exec(html)?.[1];
+  if (!token) throw new Error('no CSRF field on the page');
+  return token;
+}
+
+async function signUp(agent: TestAgent, email: string, teamName = 'Dashboard Lettings'): Promise<string> {
+  const form = await agent.get('/dashboard/sign-up').expect(200);
+  const response = await agent
+    .post('/dashboard/sign-up')
+    .type('form')
+    .send({ _csrf: csrfOf(form.text), teamName, email, password: PASSWORD })
+    .expect(303);
+  expect(response.headers.location).toBe('/dashboard/keys?welcome=1');
+  return csrfOf((await agent.get('/dashboard/keys').expect(200)).text);
+}
+
+const sessionCookieOf = (response: request.Response): string | undefined =>
+  ([] as string[]).concat(response.headers['set-cookie'] ?? []).find((cookie) => cookie.startsWith('ppa_session='));
+
+describe('dashboard over HTTP', () => {
+  let sut: TestApp;
+  const agent = () => request.agent(sut.app.getHttpServer());
+
+  beforeAll(async () => {
+    sut = await createTestApp({ config: { RATE_LIMIT_PER_MINUTE: 1, RATE_LIMIT_WRITES_PER_MINUTE: 1 } });
+  });
+  afterAll(() => sut.close());
+
+  it('needs no API key and no API rate limit, and is not part of the OpenAPI document', async () => {
+    for (let i = 0; i < 3; i++) {
+      const response = await request(sut.app.getHttpServer()).get('/dashboard/sign-in').expect(200);
+      expect(response.headers['content-type']).toMatch(/^text\/html/);
+      expect(response.headers['x-ratelimit-limit']).toBeUndefined();
+    }
+    const document = await request(sut.app.getHttpServer()).get('/v1/openapi.json').expect(200);
+    expect(
+      Object.keys((document.body as { paths: object }).paths).filter((path) => path.includes('dashboard')),
+    ).toEqual([]);
+  });
+
+  it('sets an HttpOnly, SameSite=Lax session cookie (not Secure outside production) and a new id at every sign-in', async () => {
+    const browser = agent();
+    await signUp(browser, 'cookies@dashboard-lettings.co.uk');
+    const form = await browser.get('/dashboard/sign-in').expect(200);
+    const first = await browser
+      .post('/dashboard/sign-in')
+      .type('form')
+      .send({ _csrf: csrfOf(form.text), email: 'cookies@dashboard-lettings.co.uk', password: PASSWORD })
+      .expect(303);
+    const second = await browser
+      .post('/dashboard/sign-in')
+      .type('form')
+      .send({ _csrf: csrfOf(form.text), email: 'cookies@dashboard-lettings.co.uk', password: PASSWORD })
+      .expect(303);
+    const [a, b] = [sessionCookieOf(first), sessionCookieOf(second)];
+    expect(a).toMatch(/; Path=\/dashboard; HttpOnly; SameSite=Lax$/);
+    expect(a).not.toContain('Secure');
+    expect(a?.split(';')[0]).not.toBe(b?.split(';')[0]);
+    // The session a browser held before signing in again has ended.
+    const stale = await request(sut.app.getHttpServer())
+      .get('/dashboard/keys')
+      .set('Cookie', a?.split(';')[0] ?? '')
+      .expect(303);
+    expect(stale.headers.location).toBe('/dashboard/sign-in');
+  });
+
+  it('refuses a sign-in or sign-up posted without the form token (403) and creates nothing', async () => {
+    const before = await sut.sql('SELECT id FROM users');
+    const response = await request(sut.app.getHttpServer())
+      .post('/dashboard/sign-up')
+      .type('form')
+      .send({ teamName: 'Forged', email: 'forged@dashboard-lettings.co.uk', password: PASSWORD })
+      .expect(403);
+    expect(response.text).toContain('Nothing was changed');
+    await request(sut.app.getHttpServer())
+      .post('/dashboard/sign-in')
+      .type('form')
+      .send({ email: 'forged@dashboard-lettings.co.uk', password: PASSWORD })
+      .expect(403);
+    expect(await sut.sql('SELECT id FROM users')).toEqual(before);
+  });
+
+  it('answers another team’s key as missing: it can be neither revoked nor rolled', async () => {
+    const owner = agent();
+    await signUp(owner, 'owner@dashboard-lettings.co.uk', 'Owner Lettings');
+    const ownerToken = csrfOf((await owner.get('/dashboard/keys').expect(200)).text);
+    await owner
+      .post('/dashboard/keys')
+      .type('form')
+      .send({ _csrf: ownerToken, name: 'Mine', access: 'read_write' })
+      .expect(201);
+    const [key] = await sut.sql<{ id: string }>(
+      `SELECT k.id FROM api_keys k JOIN users u ON u.team_id = k.team_id WHERE u.email = 'owner@dashboard-lettings.co.uk'`,
+    );
+
+    const intruder = agent();
+    const token = await signUp(intruder, 'intruder@dashboard-lettings.co.uk', 'Intruder Lettings');
+    await intruder.get(`/dashboard/keys/${key.id}/revoke`).expect(404);
+    await intruder.post(`/dashboard/keys/${key.id}/revoke`).type('form').send({ _csrf: token }).expect(404);
+    await intruder.post(`/dashboard/keys/${key.id}/roll`).type('form').send({ _csrf: token, grace: 'now' }).expect(404);
+    // The owner's token does not work in the intruder's session either.
+    await intruder
+      .post('/dashboard/keys')
+      .type('form')
+      .send({ _csrf: ownerToken, name: 'x', access: 'read_only' })
+      .expect(403);
+    expect(await sut.sql('SELECT revoked_at FROM api_keys WHERE id = $1', [key.id])).toEqual([{ revoked_at: null }]);
+  });
+
+  it('names the problem with a key form and creates nothing', async () => {
+    const browser = agent();
+    const token = await signUp(browser, 'forms@dashboard-lettings.co.uk', 'Forms Lettings');
+    const cases: Array<[Record<string, string>, string]> = [
+      [{ name: ' ', access: 'read_write' }, 'Name is required.'],
+      [{ name: 'x', access: 'admin' }, 'Choose the access: Read and write or Read only.'],
+      [{ name: 'x', access: 'read_only', expires: '2001-01-01' }, 'Expires must be a date in the future.'],
+      [{ name: 'x', access: 'read_only', expires: '2031-02-30' }, 'Expires must be a date like 2027-01-31.'],
+    ];
+    for (const [form, message] of cases) {
+      const response = await browser
+        .post('/dashboard/keys')
+        .type('form')
+        .send({ _csrf: token, ...form })
+        .expect(400);
+      expect(response.text).toContain(message);
+    }
+    const keys = await sut.sql(
+      `SELECT k.id FROM api_keys k JOIN users u ON u.team_id = k.team_id WHERE u.email = 'forms@dashboard-lettings.co.uk'`,
+    );
+    expect(keys).toEqual([]);
+  });
+});
+
+describe('dashboard sign-up switch', () => {
+  it('is off in production unless DASHBOARD_SIGNUP=true, and the cookie is Secure there', async () => {
+    const production = await createTestApp({ config: { NODE_ENV: 'production' } });
+    try {
+      const server = production.app.getHttpServer();
+      const page = await request(server).get('/dashboard/sign-up').expect(200);
+      expect(page.text).toContain('Sign-up is turned off on this service.');
+      const form = await request(server).get('/dashboard/sign-in').expect(200);
+      // A Secure cookie: a client sends it back over HTTPS only, as a browser would behind the TLS proxy.
+      const refused = await request(server)
+        .post('/dashboard/sign-up')
+        .set('Cookie', (form.headers['set-cookie']?.[0] ?? '').split(';')[0])
+        .type('form')
+        .send({ _csrf: csrfOf(form.text), teamName: 'Nope', email: 'nope@example.com', password: PASSWORD })
+        .expect(403);
+      expect(refused.text).toContain('Sign-up is turned off');
+      expect(await production.sql('SELECT id FROM users')).toEqual([]);
+      expect(form.headers['set-cookie']?.[0]).toMatch(/; Secure; SameSite=Lax$/);
+    } finally {
+      await production.close();
+    }
+    const allowed = await createTestApp({ config: { NODE_ENV: 'production', DASHBOARD_SIGNUP: true } });
+    try {
+      const server = allowed.app.getHttpServer();
+      const form = await request(server).get('/dashboard/sign-up').expect(200);
+      await request(server)
+        .post('/dashboard/sign-up')
+        .set('Cookie', (form.headers['set-cookie']?.[0] ?? '').split(';')[0])
+        .type('form')
+        .send({ _csrf: csrfOf(form.text), teamName: 'Yes', email: 'yes@example.com', password: PASSWORD })
+        .expect(303);
+    } finally {
+      await allowed.close();
+    }
+  });
+});

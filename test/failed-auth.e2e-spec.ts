@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { ApiKeyCache, generateApiKey, hashApiKey, ManualClock, type CreatedKey } from '@app/common';
+import { expectError } from './support/assertions.js';
+import { bearer, createTestApp, type TestApp } from './support/test-app.js';
+
+// Guessing keys (reliability issue, defect 6): each unknown key costs a database lookup, so a client address is
+// allowed AUTH_FAILURES_PER_MINUTE failures a minute; then its keys are not looked up until the minute ends.
+
+describe('failed authentication, limited per client address', () => {
+  const clock = new ManualClock(Date.UTC(2030, 0, 1));
+  let sut: TestApp;
+  let team: CreatedKey;
+
+  beforeAll(async () => {
+    sut = await createTestApp({ clock, config: { AUTH_FAILURES_PER_MINUTE: 3 } });
+    team = await sut.createTeam('Guessed team');
+  });
+  afterAll(() => sut.close());
+
+  const call = (key: string) =>
+    sut
+      .http()
+      .get('/v1/units')
+      .set(...bearer(key));
+
+  it('answers 401 for the first failures, then 429 with Retry-After without looking keys up, until the minute ends', async () => {
+    // Warm the cache with the team's own key, as a client that works normally would have.
+    const cache = sut.app.get(ApiKeyCache);
+    for (let i = 0; i < 100 && !cache.holds(hashApiKey(team.apiKey)); i++) {
+      await call(team.apiKey).expect(200);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    for (let i = 0; i < 3; i++) expectError(await call(generateApiKey()), 401);
+
+    const refused = await call(generateApiKey());
+    expectError(refused, 429);
+    expect(refused.body).toEqual({ error: 'Too many failed authentication attempts from this address; retry later' });
+    expect(refused.headers['retry-after']).toBe('60');
+    expect(refused.headers['x-ratelimit-remaining']).toBe('0');
+
+    // A new key (never cached here) is not looked up while the address is throttled…
+    const fresh = await sut.createTeam('Fresh team');
+    expectError(await call(fresh.apiKey), 429);
+    // …but a key this instance already knows keeps working.
+    await call(team.apiKey).expect(200);
+
+    clock.advance(60_000);
+    await call(fresh.apiKey).expect(200);
+    expectError(await call(generateApiKey()), 401);
+  });
+});
