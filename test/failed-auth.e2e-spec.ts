@@ -48,4 +48,23 @@ describe('failed authentication, limited per client address', () => {
     await call(fresh.apiKey).expect(200);
     expectError(await call(generateApiKey()), 401);
   });
+
+  it('remembers a refused key: asked again, the database is not (a key made afterwards with that secret stays out)', async () => {
+    clock.advance(60_000); // a fresh failure window
+    const mistyped = generateApiKey();
+    expectError(await call(mistyped), 401);
+    // What cannot happen outside a test (the server draws every secret): the refused secret becomes a live key.
+    // A second lookup would find it; the answer from memory does not.
+    await sut.sql('INSERT INTO api_keys (team_id, id, name, key_hash) VALUES ($1, gen_random_uuid(), $2, $3)', [
+      team.teamId,
+      'planted',
+      hashApiKey(mistyped),
+    ]);
+    expectError(await call(mistyped), 401);
+    // The memory is per key: another key is still looked up.
+    await call(team.apiKey).expect(200);
+    // Ten minutes on, the refusal is forgotten and the key is looked up again.
+    clock.advance(10 * 60_000);
+    await call(mistyped).expect(200);
+  });
 });

@@ -7,6 +7,9 @@ import type { Caller } from './caller.js';
 export const REVOCATION_CHANNEL = 'api_key_revoked';
 const MAX_ENTRIES = 10_000;
 const ENTRY_TTL_MS = 5 * 60_000;
+/** Refused key hashes kept at once, and for how long (see `refuse`). */
+const MAX_REFUSED = 10_000;
+const REFUSED_TTL_MS = 10 * 60_000;
 const RECONNECT_MS = 1_000;
 /** Reconnection attempts back off, doubling up to this. */
 const MAX_RECONNECT_MS = 10_000;
@@ -52,6 +55,8 @@ interface Entry {
 export class ApiKeyCache implements OnApplicationShutdown {
   private readonly log = new Logger('ApiKeyCache');
   private readonly entries = new Map<string, Entry>();
+  /** Key hashes the database did not know (or knew as revoked), by when the memory of that ends. */
+  private readonly refused = new Map<string, number>();
   private listener?: pg.Client;
   private listening = false;
   private closed = false;
@@ -105,6 +110,27 @@ export class ApiKeyCache implements OnApplicationShutdown {
     if (!this.listening || snapshot !== this.generation) return;
     if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
     this.entries.set(hash, { caller, expiresAt: now + ENTRY_TTL_MS });
+  }
+
+  /**
+   * Remembers that no live key has this hash: unknown, or revoked. Unlike a good key, this needs no round trip
+   * before it is believed, because neither state can end: revocation is final, and a hash unknown now can only
+   * become known if a key is later created with the same secret, which the server draws from ~238 random bits
+   * after the request was answered. (An expired key is not refused here: it sits in `entries`, whose expiry and
+   * access changes are announced.) Bounded in size and age, so a flood of random keys cannot grow it.
+   */
+  refuse(hash: string, now: number): void {
+    if (this.refused.size >= MAX_REFUSED) this.refused.delete(this.refused.keys().next().value as string);
+    this.refused.set(hash, now + REFUSED_TTL_MS);
+  }
+
+  /** Whether the database refused this hash lately (`refuse`): then it need not be asked again. */
+  isRefused(hash: string, now: number): boolean {
+    const until = this.refused.get(hash);
+    if (until === undefined) return false;
+    if (until > now) return true;
+    this.refused.delete(hash);
+    return false;
   }
 
   /** Drops a key at once in this instance (others hear of it through the notification). */

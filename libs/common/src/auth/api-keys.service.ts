@@ -185,13 +185,15 @@ export class ApiKeysService {
   /**
    * The caller behind a bearer token, or undefined when the token is malformed, unknown, revoked or expired.
    * `cachedOnly`: never the database (a client throttled for failed attempts); a key not cached is undefined.
+   * A key the database refused lately is refused from memory (the cache's negative side), so a client that keeps
+   * sending a revoked or mistyped key costs no lookup.
    */
   async authenticate(token: string, { cachedOnly = false } = {}): Promise<Caller | undefined> {
     if (!API_KEY_PATTERN.test(token)) return undefined;
     const hash = hashApiKey(token);
     const cached = await this.cache.get(hash, Date.now());
     if (cached) return keyIsLive(cached, this.clock.now()) ? cached : undefined;
-    if (cachedOnly) return undefined;
+    if (cachedOnly || this.cache.isRefused(hash, this.clock.now())) return undefined;
     const snapshot = this.cache.snapshot();
     // The one query not scoped by team: the key is how a request finds its team.
     const rows: Array<{ team_id: string; id: string; access: KeyAccess; expires_at: Date | null }> =
@@ -200,7 +202,10 @@ export class ApiKeysService {
         [hash],
       );
     const row = rows[0];
-    if (!row) return undefined;
+    if (!row) {
+      this.cache.refuse(hash, this.clock.now());
+      return undefined;
+    }
     const caller: Caller = {
       teamId: row.team_id,
       apiKeyId: row.id,
