@@ -138,7 +138,7 @@ describe('webhook deliveries across instances', () => {
         spawn(process.execPath, [MAIN], { cwd: ROOT, env: { ...env, PORT: String(port) }, stdio: 'ignore' });
       const api = await createTestApp({ databaseUrl, config: { ...FAST, WEBHOOK_POLL_INTERVAL_MS: 3_600_000 } });
       // This in-test instance only makes records: its dispatcher stops at once, so the child processes do the sending.
-      await api.app.get(WebhookDispatcher).onApplicationShutdown();
+      await api.app.get(WebhookDispatcher).beforeApplicationShutdown();
       const team = await api.createTeam(`Stopped instance team (${signal})`);
       await api
         .http()

@@ -1,6 +1,7 @@
 import { ExpressAdapter } from '@nestjs/platform-express';
 import type { Response } from 'express';
-import { ENTITY_TAG_LOCAL, entityTagOf, ifNoneMatchFails } from '@app/common';
+import type { Server } from 'node:http';
+import { closeGracefully, ENTITY_TAG_LOCAL, entityTagOf, ifNoneMatchFails } from '@app/common';
 
 /**
  * Express's `res.json()` turns bodies of 1,000 characters or more into a Buffer, and Node then sends the
@@ -26,6 +27,27 @@ export class JsonExpressAdapter extends ExpressAdapter {
     response.setHeader('Content-Type', 'application/json; charset=utf-8');
     response.setHeader('Content-Length', Buffer.byteLength(json));
     return response.end(json);
+  }
+
+  private closing?: Promise<void>;
+
+  /**
+   * Shutdown's first step, awaited by Nest before any provider's hook: stop taking connections and answer every
+   * request under way, without the reset of unread requests that Nest's close (Node's `server.close()`) would do
+   * (see `closeGracefully`). So providers shut down after the last request, with the database still open: the
+   * usage recorder's final batch and the webhook attempts under way are written (`beforeApplicationShutdown`).
+   */
+  // Nest's type says void, but NestApplication.prepareClose() awaits what this returns: the drain is awaited.
+  // eslint-disable-next-line @typescript-eslint/no-misused-promises
+  override beforeClose(): Promise<void> {
+    const server = this.getHttpServer() as Server | undefined;
+    this.closing ??= server ? closeGracefully(server) : Promise.resolve();
+    return this.closing;
+  }
+
+  /** Shutdown's HTTP step: resolves once every request under way was answered and its connection ended. */
+  override async close(): Promise<void> {
+    await this.beforeClose();
   }
 }
 

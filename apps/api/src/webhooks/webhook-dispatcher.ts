@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import http from 'node:http';
 import https from 'node:https';
@@ -55,7 +55,7 @@ interface Outcome {
  *   disabled. A result is written only by the holder of the lease (the attempt number must still match).
  */
 @Injectable()
-export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationShutdown {
+export class WebhookDispatcher implements BeforeApplicationShutdown, OnApplicationBootstrap {
   private readonly log = new Logger('Webhooks');
   private readonly schedule: number[];
   private readonly rules: UrlRules;
@@ -89,7 +89,8 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     this.wake();
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Before the database closes, so the attempts under way record their results. */
+  async beforeApplicationShutdown(): Promise<void> {
     this.closed = true;
     clearInterval(this.pollTimer);
     clearTimeout(this.listenTimer);

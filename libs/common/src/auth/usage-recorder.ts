@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../clock/clock.js';
@@ -52,7 +52,7 @@ export interface RecordedRequest {
  * write the same rows. A cleanup every 10 minutes keeps 7 days and the last 100 requests per team.
  */
 @Injectable()
-export class UsageRecorder implements OnApplicationBootstrap, OnApplicationShutdown {
+export class UsageRecorder implements BeforeApplicationShutdown, OnApplicationBootstrap {
   private readonly log = new Logger('Usage');
   private counters = new Map<string, Counter>();
   private recent: RecordedRequest[] = [];
@@ -81,7 +81,8 @@ export class UsageRecorder implements OnApplicationBootstrap, OnApplicationShutd
     this.cleanupTimer.unref();
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** After the last request was answered (the HTTP server drains first) and before the database closes. */
+  async beforeApplicationShutdown(): Promise<void> {
     clearInterval(this.flushTimer);
     clearInterval(this.cleanupTimer);
     await this.flush();

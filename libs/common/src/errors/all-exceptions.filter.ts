@@ -83,8 +83,9 @@ export function isDatabaseUnreachable(exception: unknown): boolean {
   const driver: unknown = exception instanceof QueryFailedError ? exception.driverError : exception;
   if (typeof driver !== 'object' || driver === null) return false;
   const { code, message, name } = driver as { code?: unknown; message?: unknown; name?: unknown };
-  // TypeORM releases a transaction's connection when the server drops it; the rollback then finds it released.
-  if (name === 'QueryRunnerAlreadyReleasedError') return true;
+  // TypeORM releases a transaction's connection when the server drops it; the transaction's next statement (or
+  // its rollback) then finds it released. Nothing of that transaction committed: the server rolled it back.
+  if (name === 'QueryRunnerAlreadyReleasedError' || name === 'QueryRunnerProviderAlreadyReleasedError') return true;
   if (typeof code === 'string' && UNREACHABLE_CODES.has(code)) return true;
   return typeof message === 'string' && UNREACHABLE_MESSAGES.test(message);
 }

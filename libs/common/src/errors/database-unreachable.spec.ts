@@ -1,4 +1,4 @@
-import { QueryFailedError } from 'typeorm';
+import { QueryFailedError, QueryRunnerAlreadyReleasedError, QueryRunnerProviderAlreadyReleasedError } from 'typeorm';
 import { DATABASE_UNAVAILABLE, describeFailure, isDatabaseUnreachable } from './all-exceptions.filter.js';
 
 const withCode = (message: string, code: string): Error => Object.assign(new Error(message), { code });
@@ -14,6 +14,9 @@ describe('an unreachable database is a 503, never a 500', () => {
     queryFailed('57P03', 'the database system is starting up'),
     queryFailed('53300', 'sorry, too many clients already'),
     withCode('connection failure', '08006'),
+    // A transaction whose connection the server dropped: its next statement, or its rollback.
+    new QueryRunnerProviderAlreadyReleasedError(),
+    new QueryRunnerAlreadyReleasedError(),
   ])('%s', (error) => {
     expect(isDatabaseUnreachable(error)).toBe(true);
     expect(describeFailure(error)).toEqual({ status: 503, error: DATABASE_UNAVAILABLE });
