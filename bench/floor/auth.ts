@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type pg from 'pg';
 import { HttpError } from './http.js';
+import type { KeyCache } from './key-cache.js';
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 const API_KEY_PATTERN = /^ppk_[0-9A-Za-z]{32,128}$/;
@@ -12,11 +13,17 @@ export interface Caller {
   apiKeyId: string;
 }
 
-/** Bearer key → SHA-256 → a live `api_keys` row, looked up on every request (no cache: this is the floor). */
+/**
+ * Bearer key → SHA-256 → a live `api_keys` row; with the service's key cache (same invalidation, same
+ * confirmation round trip), so the floor is denied nothing the service does.
+ */
 export class Authenticator {
   private readonly lastUsedWrites = new Map<string, number>();
 
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly cache: KeyCache,
+  ) {}
 
   async authenticate(request: IncomingMessage): Promise<Caller> {
     const header = request.headers.authorization;
@@ -25,13 +32,20 @@ export class Authenticator {
     if (!token) throw new HttpError(401, 'Malformed Authorization header: expected Bearer <key>');
     if (API_KEY_PATTERN.test(token)) {
       const hash = createHash('sha256').update(token).digest('hex');
+      const cached = await this.cache.get(hash);
+      if (cached) {
+        this.touch(cached.apiKeyId);
+        return cached;
+      }
       const { rows } = await this.pool.query<{ team_id: string; id: string }>(
         'SELECT team_id, id FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
         [hash],
       );
       if (rows[0]) {
         this.touch(rows[0].id);
-        return { teamId: rows[0].team_id, apiKeyId: rows[0].id };
+        const caller = { teamId: rows[0].team_id, apiKeyId: rows[0].id };
+        this.cache.set(hash, caller);
+        return caller;
       }
     }
     throw new HttpError(401, 'Invalid or revoked API key');

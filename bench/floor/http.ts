@@ -14,8 +14,18 @@ export class HttpError extends Error {
 export const MAX_BODY_BYTES = 1_048_576;
 
 export function sendJson(response: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
+  sendText(response, status, JSON.stringify(body));
+}
+
+/** JSON text as it is sent; `headers` adds e.g. the ETag. */
+export function sendText(
+  response: ServerResponse,
+  status: number,
+  text: string,
+  headers: Record<string, string> = {},
+): void {
   response.writeHead(status, {
+    ...headers,
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': Buffer.byteLength(text),
   });

@@ -1,15 +1,25 @@
 // The floor: the benchmark's endpoints with the service's semantics and JSON on plain node:http + pg, with no
-// framework and no caches. It is never shipped; it shows what the same work costs with nothing in between.
+// framework. It is never shipped; it shows what the same work costs with nothing in between, and it is denied
+// nothing the service does: the same key cache (same invalidation), writes in one transaction with the event
+// the service's outbox writes, Idempotency-Key answers stored as the service stores them, ETags on records.
 // Env: DATABASE_URL (required), PORT, RATE_LIMIT_PER_MINUTE, RATE_LIMIT_WRITES_PER_MINUTE, DB_POOL_SIZE.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import pg from 'pg';
 import { Authenticator, type Caller } from './auth.js';
-import { databaseFailure, HttpError, readJsonBody, sendJson } from './http.js';
+import { databaseFailure, HttpError, readJsonBody, sendJson, sendText } from './http.js';
+import { KeyCache } from './key-cache.js';
 import { SlidingWindowLimiter } from './rate-limit.js';
 import { listTenants } from './tenants.js';
 import { createWorkOrderBody, pathId, tenantListQuery, updateWorkOrderBody, workOrderListQuery } from './validate.js';
-import { createWorkOrder, getWorkOrder, listWorkOrders, updateWorkOrder } from './work-orders.js';
+import {
+  createWorkOrder,
+  createWorkOrderOnce,
+  entityTagOf,
+  getWorkOrder,
+  listWorkOrders,
+  updateWorkOrder,
+} from './work-orders.js';
 
 const env = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
 
@@ -21,22 +31,29 @@ const pool = new pg.Pool({
   statement_timeout: 10_000,
   application_name: 'bench-floor',
 });
-const auth = new Authenticator(pool);
+const keys = new KeyCache(databaseUrl);
+const auth = new Authenticator(pool, keys);
 const limiter = new SlidingWindowLimiter(env('RATE_LIMIT_PER_MINUTE', 200), env('RATE_LIMIT_WRITES_PER_MINUTE', 30));
 
 interface Request {
   caller: Caller;
   id?: string;
+  path: string;
   search: string;
   body: Record<string, unknown>;
+  idempotencyKey?: string;
 }
-type Handler = (request: Request) => Promise<[status: number, body: unknown]>;
+/** A status and a body, or the exact text of a stored answer (an Idempotency-Key's). */
+type Answer = [status: number, body: unknown] | { status: number; text: string; replayed: boolean };
+type Handler = (request: Request) => Promise<Answer>;
 
 interface Route {
   method: string;
   /** Matched case-insensitively with an optional trailing slash, as Express routes are. */
   path: RegExp;
   handler: Handler;
+  /** Whether the answer carries a strong ETag (one record: GET one, POST, PUT), as the service's does. */
+  tagged?: boolean;
 }
 
 const ID = '([^/]+)';
@@ -49,11 +66,18 @@ const routes: Route[] = [
   {
     method: 'POST',
     path: /^\/v1\/work-orders\/?$/i,
-    handler: async (r) => [201, await createWorkOrder(pool, r.caller.teamId, createWorkOrderBody(r.body))],
+    tagged: true,
+    handler: async (r) => {
+      const input = createWorkOrderBody(r.body);
+      if (r.idempotencyKey === undefined) return [201, await createWorkOrder(pool, r.caller.teamId, input)];
+      const stored = await createWorkOrderOnce(pool, r.caller.teamId, r.idempotencyKey, r.path, r.body, input);
+      return { status: stored.status, text: stored.body, replayed: stored.replayed };
+    },
   },
   {
     method: 'GET',
     path: new RegExp(`^/v1/work-orders/${ID}/?$`, 'i'),
+    tagged: true,
     handler: async (r) => {
       const id = pathId('workOrderId', r.id ?? '');
       return [200, await getWorkOrder(pool, r.caller.teamId, id)];
@@ -62,6 +86,7 @@ const routes: Route[] = [
   {
     method: 'PUT',
     path: new RegExp(`^/v1/work-orders/${ID}/?$`, 'i'),
+    tagged: true,
     handler: async (r) => {
       const id = pathId('workOrderId', r.id ?? '');
       return [200, await updateWorkOrder(pool, r.caller.teamId, id, updateWorkOrderBody(r.body))];
@@ -109,13 +134,21 @@ async function serve(request: IncomingMessage, response: ServerResponse): Promis
     if (!route || !match) throw new HttpError(404, 'Route not found');
     const caller = await auth.authenticate(request);
     limiter.consume(caller.apiKeyId, WRITE_METHODS.has(method), response);
-    const [status, payload] = await route.handler({
+    const key = request.headers['idempotency-key'];
+    const answer = await route.handler({
       caller,
       id: decodePathPart((match as RegExpExecArray)[1]),
+      path: url,
       search,
       body,
+      idempotencyKey: typeof key === 'string' ? key : undefined,
     });
-    sendJson(response, status, payload);
+    const [status, text] = Array.isArray(answer)
+      ? [answer[0], JSON.stringify(answer[1])]
+      : [answer.status, answer.text];
+    const headers: Record<string, string> = route.tagged ? { ETag: entityTagOf(text) } : {};
+    if (!Array.isArray(answer)) headers['Idempotent-Replayed'] = String(answer.replayed);
+    sendText(response, status, text, headers);
   } catch (error) {
     const failure = error instanceof HttpError ? error : databaseFailure(error);
     if (!failure)
@@ -128,10 +161,11 @@ async function serve(request: IncomingMessage, response: ServerResponse): Promis
 }
 
 const server = createServer((request, response) => void serve(request, response));
+await keys.start();
 server.listen(env('PORT', 3100), () => process.stdout.write(`floor listening on ${env('PORT', 3100)}\n`));
 
 function stop(): void {
-  server.close(() => void pool.end().then(() => process.exit(0)));
+  server.close(() => void Promise.all([pool.end(), keys.stop()]).then(() => process.exit(0)));
   server.closeAllConnections();
 }
 process.once('SIGTERM', stop);

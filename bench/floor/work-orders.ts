@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { HttpError } from './http.js';
 import type { Status, WorkOrderFilters, WorkOrderInput } from './validate.js';
@@ -116,22 +116,6 @@ export async function listWorkOrders(pool: pg.Pool, teamId: string, query: WorkO
   };
 }
 
-/** 400 naming the first link (unitId, tenantId, contractorId) that is not a record of the team. */
-async function assertLinksExist(db: Queryable, teamId: string, input: WorkOrderInput): Promise<void> {
-  const links = [input.unitId, input.tenantId, input.contractorId];
-  if (links.every((link) => link === undefined || link === null)) return;
-  const { rows } = await db.query<{ unit: boolean; tenant: boolean; contractor: boolean }>(
-    `SELECT ($2::uuid IS NULL OR EXISTS (SELECT 1 FROM units WHERE team_id = $1 AND id = $2)) AS unit,
-            ($3::uuid IS NULL OR EXISTS (SELECT 1 FROM tenants WHERE team_id = $1 AND id = $3)) AS tenant,
-            ($4::uuid IS NULL OR EXISTS (SELECT 1 FROM contractors WHERE team_id = $1 AND id = $4)) AS contractor`,
-    [teamId, ...links.map((link) => link ?? null)],
-  );
-  const found = rows[0];
-  if (!found.unit) throw new HttpError(400, 'unitId must reference an existing unit');
-  if (!found.tenant) throw new HttpError(400, 'tenantId must reference an existing tenant');
-  if (!found.contractor) throw new HttpError(400, 'contractorId must reference an existing contractor');
-}
-
 async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {
@@ -147,40 +131,172 @@ async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => 
   }
 }
 
+/**
+ * The event the service's outbox writes in the write's transaction, in one statement as the service does: the
+ * team's sequence, the event row with its body, and a delivery for each enabled webhook endpoint that takes it.
+ */
+async function recordEvent(
+  client: pg.PoolClient,
+  teamId: string,
+  type: string,
+  object: object,
+  previousAttributes?: Record<string, unknown>,
+): Promise<void> {
+  const createdAt = new Date();
+  const data = previousAttributes ? { object, previousAttributes } : { object };
+  const rest = JSON.stringify({ type, createdAt: createdAt.toISOString(), data }).slice(1);
+  await client.query(
+    `WITH next AS (
+       INSERT INTO event_sequences AS s (team_id, last_seq) VALUES ($1, 1)
+       ON CONFLICT (team_id) DO UPDATE SET last_seq = s.last_seq + 1
+       RETURNING s.last_seq),
+     named AS (SELECT last_seq, 'evt_' || lpad(to_hex(last_seq), 16, '0') || $2 AS id FROM next),
+     event AS (
+       INSERT INTO events (team_id, seq, id, type, created_at, body)
+       SELECT $1, last_seq, id, $3, $4, '{"id":"' || id || '",' || $5 FROM named
+       RETURNING id, type, body),
+     fanout AS (
+       INSERT INTO webhook_deliveries (team_id, endpoint_id, event_id, type, body, next_attempt_at, created_at)
+       SELECT $1, w.id, event.id, event.type, event.body, $4, $4
+         FROM event JOIN webhook_endpoints w
+           ON w.team_id = $1 AND w.enabled AND (w.types IS NULL OR event.type = ANY (w.types)))
+     SELECT id FROM event`,
+    [teamId, randomBytes(8).toString('hex'), type, createdAt, rest],
+  );
+}
+
+/** The fields whose values differ, with their values before (the `.updated` event's `previousAttributes`). */
+function changedFrom(before: Record<string, unknown>, after: Record<string, unknown>): Record<string, unknown> {
+  const changed: Record<string, unknown> = {};
+  for (const key of Object.keys(before)) {
+    if (key !== 'updatedAt' && JSON.stringify(before[key]) !== JSON.stringify(after[key])) changed[key] = before[key];
+  }
+  return changed;
+}
+
+/** The joined read of one work order, from the rows a data-modifying CTE `w` returned. */
+const JOINED_FROM_CTE = SELECT_WITH_LINKS.replace('FROM work_orders w', 'FROM w');
+
+/** One statement: the team's next number, the insert, and the joined read of the new row. */
+async function insertWorkOrder(
+  client: pg.PoolClient,
+  teamId: string,
+  input: WorkOrderInput & { title: string; unitId: string },
+): Promise<Record<string, unknown>> {
+  const { rows } = await client.query<WorkOrderRow>(
+    `WITH counter AS (
+       UPDATE teams SET last_work_order_number = last_work_order_number + 1 WHERE id = $1
+       RETURNING last_work_order_number AS n),
+     w AS (
+       INSERT INTO work_orders (team_id, id, number, title, description, status, priority, availability, self_resolved,
+                                resolved_at, intake_channel, unit_id, tenant_id, contractor_id)
+       SELECT $1, $2, n, $3, $4, 'reported', $5, $6, false, NULL, 'api', $7, $8, $9 FROM counter
+       RETURNING *)
+     ${JOINED_FROM_CTE}`,
+    [
+      teamId,
+      randomUUID(),
+      input.title,
+      input.description ?? null,
+      input.priority ?? '2',
+      input.availability ?? null,
+      input.unitId,
+      input.tenantId ?? null,
+      input.contractorId ?? null,
+    ],
+  );
+  if (!rows[0]) throw new Error(`team ${teamId} does not exist`);
+  return toResponse(rows[0]);
+}
+
+/**
+ * POST: one transaction with the insert (a bad link fails its foreign key: 400, and the number is not used,
+ * since the transaction rolls back) and its event: BEGIN, insert-and-read, event, COMMIT.
+ */
 export async function createWorkOrder(
   pool: pg.Pool,
   teamId: string,
   input: WorkOrderInput & { title: string; unitId: string },
-): Promise<unknown> {
-  // Checked before a number is taken: a rejected create must not consume one.
-  await assertLinksExist(pool, teamId, input);
-  const id = randomUUID();
-  await inTransaction(pool, async (client) => {
-    // The team row stays locked until commit: a team's creates take numbers one after another, without gaps.
-    const counter = await client.query<{ n: number }>(
-      'UPDATE teams SET last_work_order_number = last_work_order_number + 1 WHERE id = $1 RETURNING last_work_order_number AS n',
-      [teamId],
-    );
-    if (!counter.rows[0]) throw new Error(`team ${teamId} does not exist`);
-    await client.query(
-      `INSERT INTO work_orders (team_id, id, number, title, description, status, priority, availability, self_resolved,
-                                resolved_at, intake_channel, unit_id, tenant_id, contractor_id)
-       VALUES ($1, $2, $3, $4, $5, 'reported', $6, $7, false, NULL, 'api', $8, $9, $10)`,
-      [
-        teamId,
-        id,
-        counter.rows[0].n,
-        input.title,
-        input.description ?? null,
-        input.priority ?? '2',
-        input.availability ?? null,
-        input.unitId,
-        input.tenantId ?? null,
-        input.contractorId ?? null,
-      ],
-    );
+): Promise<{ data: Record<string, unknown> }> {
+  return inTransaction(pool, async (client) => {
+    const data = await insertWorkOrder(client, teamId, input);
+    await recordEvent(client, teamId, 'work_order.created', data);
+    return { data };
   });
-  return { data: await findOne(pool, teamId, id) };
+}
+
+/** The service's request fingerprint: SHA-256 of the body's JSON with keys sorted. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+export interface StoredAnswer {
+  status: number;
+  body: string;
+  replayed: boolean;
+}
+
+/**
+ * POST with an Idempotency-Key, as the service stores it: in one transaction, the key claimed with an advisory
+ * lock (409 when held), a stored answer looked up (replayed, or 422 for another request), then the insert, its
+ * event and the stored answer. The floor may skip the service's savepoint: a failed insert rolls back the whole
+ * transaction and is not stored (the service stores 4xx answers; the benchmark's bodies are all valid).
+ */
+export async function createWorkOrderOnce(
+  pool: pg.Pool,
+  teamId: string,
+  key: string,
+  path: string,
+  body: Record<string, unknown>,
+  input: WorkOrderInput & { title: string; unitId: string },
+): Promise<StoredAnswer> {
+  const fingerprint = createHash('sha256').update(canonicalJson(body)).digest('hex');
+  return inTransaction(pool, async (client) => {
+    const claim = await client.query<{ taken: boolean }>(
+      'SELECT pg_try_advisory_xact_lock(hashtext($1), hashtext($2)) AS taken',
+      [teamId, key],
+    );
+    if (!claim.rows[0]?.taken) throw new HttpError(409, 'A request with this Idempotency-Key is still in progress');
+    const stored = await client.query<{
+      method: string;
+      path: string;
+      fingerprint: string;
+      status: number;
+      body: string;
+    }>(
+      `SELECT method, path, fingerprint, status, body FROM idempotency_keys
+        WHERE team_id = $1 AND key = $2 AND created_at > now() - interval '24 hours'`,
+      [teamId, key],
+    );
+    const previous = stored.rows[0];
+    if (previous) {
+      if (previous.method !== 'POST' || previous.path !== path || previous.fingerprint !== fingerprint)
+        throw new HttpError(422, 'This Idempotency-Key was used with a different request');
+      return { status: previous.status, body: previous.body, replayed: true };
+    }
+    const data = await insertWorkOrder(client, teamId, input);
+    await recordEvent(client, teamId, 'work_order.created', data);
+    const text = JSON.stringify({ data });
+    await client.query(
+      `INSERT INTO idempotency_keys AS k (team_id, key, method, path, fingerprint, status, body, entity_tag, created_at)
+       VALUES ($1, $2, 'POST', $3, $4, 201, $5, $6, now())
+       ON CONFLICT (team_id, key) DO UPDATE SET method = excluded.method, path = excluded.path,
+         fingerprint = excluded.fingerprint, status = excluded.status, body = excluded.body,
+         entity_tag = excluded.entity_tag, created_at = excluded.created_at`,
+      [teamId, key, path, fingerprint, text, entityTagOf(text)],
+    );
+    return { status: 201, body: text, replayed: false };
+  });
+}
+
+/** The service's strong ETag: a hash of the exact bytes sent. */
+export function entityTagOf(json: string): string {
+  return `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"`;
 }
 
 const COLUMN_OF: Record<string, string> = {
@@ -193,6 +309,11 @@ const COLUMN_OF: Record<string, string> = {
   priority: 'priority',
 };
 
+/**
+ * PUT: one transaction with the row locked and read whole (its status decides the move, and the event's
+ * `previousAttributes` compare against it), the update and its joined read in one statement, and the event:
+ * BEGIN, lock-and-read, update-and-read, event, COMMIT. A bad link fails its foreign key (400).
+ */
 export async function updateWorkOrder(
   pool: pg.Pool,
   teamId: string,
@@ -200,13 +321,13 @@ export async function updateWorkOrder(
   input: WorkOrderInput,
 ): Promise<unknown> {
   const updated = await inTransaction(pool, async (client) => {
-    const { rows } = await client.query<{ status: Status; contractor_id: string | null }>(
-      'SELECT status, contractor_id FROM work_orders WHERE team_id = $1 AND id = $2 FOR UPDATE',
+    const { rows } = await client.query<WorkOrderRow & { contractor_id: string | null }>(
+      `${SELECT_WITH_LINKS.replace('SELECT ', 'SELECT w.contractor_id, ')} WHERE w.team_id = $1 AND w.id = $2 FOR UPDATE OF w`,
       [teamId, id],
     );
     const current = rows[0];
     if (!current) throw new HttpError(404, 'Work order not found');
-    await assertLinksExist(client, teamId, input);
+    const before = toResponse(current);
 
     const sets: string[] = [];
     const params: unknown[] = [teamId, id];
@@ -234,8 +355,14 @@ export async function updateWorkOrder(
     }
     // updated_at moves forward on every PUT, even within one millisecond, as the service's does.
     sets.push("updated_at = greatest(clock_timestamp(), updated_at + interval '1 millisecond')");
-    await client.query(`UPDATE work_orders SET ${sets.join(', ')} WHERE team_id = $1 AND id = $2`, params);
-    return findOne(client, teamId, id);
+    const after = await client.query<WorkOrderRow>(
+      `WITH w AS (UPDATE work_orders SET ${sets.join(', ')} WHERE team_id = $1 AND id = $2 RETURNING *)
+       ${JOINED_FROM_CTE}`,
+      params,
+    );
+    const data = toResponse(after.rows[0]);
+    await recordEvent(client, teamId, 'work_order.updated', data, changedFrom(before, data));
+    return data;
   });
   return { data: updated };
 }

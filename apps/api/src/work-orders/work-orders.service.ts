@@ -66,6 +66,12 @@ export class WorkOrdersService implements ConditionalSource {
     return this.workOrders.lock(teamId, id);
   }
 
+  /** GET one's answer with the row locked (`FOR UPDATE OF w`), in one statement: a PUT's `previousAttributes`. */
+  async getLocked(teamId: string, id: string): Promise<WorkOrderResponse | undefined> {
+    const row = await this.workOrders.findOne(teamId, id, { lock: 'FOR UPDATE' });
+    return row && WorkOrderResponse.from(row);
+  }
+
   /** A work order can always be deleted; its code is never reused (the team's counter only grows). */
   async remove(teamId: string, id: string): Promise<void> {
     if (!(await this.workOrders.delete(teamId, id))) throw new RecordNotFoundError('Work order');

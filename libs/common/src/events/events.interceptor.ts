@@ -59,7 +59,8 @@ export class EventsInterceptor implements NestInterceptor {
         let before: object | undefined;
         if (action === 'updated' && id) {
           const source = this.moduleRef.get<ConditionalSource>(resource.source, { strict: false });
-          if (await source.lock(caller.teamId, id)) before = await source.get(caller.teamId, id);
+          if (source.getLocked) before = await source.getLocked(caller.teamId, id);
+          else if (await source.lock(caller.teamId, id)) before = await source.get(caller.teamId, id);
         }
         const value: unknown = await lastValueFrom(next.handle(), { defaultValue: undefined });
         const object = action === 'deleted' ? { id } : (value as { data?: object } | undefined)?.data;

@@ -6,6 +6,12 @@ export interface ConditionalSource {
   get(teamId: string, id: string): Promise<object>;
   /** Locks the record until the request's transaction ends; false when there is no such record. */
   lock(teamId: string, id: string): Promise<boolean>;
+  /**
+   * `lock` and `get` in one statement (one round trip instead of two), for a PUT's `previousAttributes`; undefined
+   * when there is no such record. Optional: a source whose GET one takes several statements leaves it out, and
+   * callers then lock and get.
+   */
+  getLocked?(teamId: string, id: string): Promise<object | undefined>;
 }
 
 export interface ConditionalResourceOptions {
