@@ -173,6 +173,44 @@ describe('error responses', () => {
     });
   });
 
+  describe('an operation that declares no query parameters', () => {
+    it.each([
+      ['GET one', 'get', false],
+      ['PUT', 'put', true],
+      ['DELETE', 'delete', true],
+    ] as const)('refuses any on %s with 400 naming each, and changes nothing', async (_, method, writes) => {
+      const contractor = await createContractor(sut, team, { companyName: 'Query Ltd', contactName: 'Q' });
+      const path = `/v1/contractors/${contractor.id}?colour=red&size=2`;
+      let call = sut
+        .http()
+        [method](path)
+        .set(...bearer(team));
+      if (writes && method === 'put') call = call.send({ companyName: 'Changed Ltd' });
+      const response = await call;
+      expect(expectError(response, 400)).toBe('property colour should not exist; property size should not exist');
+      const after = await getContractor(sut, team, contractor.id);
+      expect(after.body.data).toEqual(contractor);
+    });
+
+    it('refuses any on POST, creating nothing; the key is still checked first', async () => {
+      const before = await sut.sql<{ n: number }>('SELECT count(*)::int AS n FROM contractors');
+      const refused = await sut
+        .http()
+        .post('/v1/contractors?dryRun=true')
+        .set(...bearer(team))
+        .send({ companyName: 'Posted Ltd', contactName: 'P' });
+      expect(expectError(refused, 400)).toBe('property dryRun should not exist');
+      expect(await sut.sql<{ n: number }>('SELECT count(*)::int AS n FROM contractors')).toEqual(before);
+      expectError(await sut.http().get(`/v1/contractors/${randomUUID()}?colour=red`), 401);
+      // A lone `?` is no parameter.
+      await sut
+        .http()
+        .get('/v1/contractors?')
+        .set(...bearer(team))
+        .expect(200);
+    });
+  });
+
   it.each([
     [
       'a path id that is not a UUID',

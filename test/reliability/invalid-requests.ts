@@ -48,7 +48,8 @@ function defectsOf(op: Operation, context: FuzzContext): fc.Arbitrary<Defect> {
   const choices: fc.Arbitrary<Defect>[] = [unparsableDefects(), ...headerDefects(op)];
   if (op.secured) choices.push(authDefects(context));
   if (op.pathParams.length > 0) choices.push(pathDefects(op, context));
-  if (op.query.length > 0) choices.push(queryDefects(op, context));
+  // Every operation with a key refuses an unknown query parameter, whether or not it declares any.
+  if (op.query.length > 0 || op.secured) choices.push(queryDefects(op, context));
   if (op.body) {
     // Body defects are the richest kind: weigh them so that most requests of a write carry one.
     choices.push(bodyDefects(context, op.body), bodyDefects(context, op.body), ...wholeBodyDefects());

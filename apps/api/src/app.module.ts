@@ -4,6 +4,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import {
   AllExceptionsFilter,
   ApiKeyGuard,
+  DeclaredQueryGuard,
   AppConfig,
   AuthModule,
   Clock,
@@ -70,6 +71,8 @@ export class AppModule {
       providers: [
         // The request gate (configure-app) identified and counted the caller; the guard refuses the rest with 401.
         { provide: APP_GUARD, useClass: ApiKeyGuard },
+        // Then: an operation that declares no query parameters refuses any (400), before any other validation.
+        { provide: APP_GUARD, useClass: DeclaredQueryGuard },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
       ],
     };

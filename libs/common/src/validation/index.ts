@@ -6,3 +6,4 @@ export * from './id-param.js';
 export * from './present-fields.js';
 export * from './fields.js';
 export * from './json-shape.js';
+export * from './declared-query.guard.js';
