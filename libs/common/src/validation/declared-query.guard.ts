@@ -18,7 +18,7 @@ export class DeclaredQueryGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest & Request>();
     if (!request.caller) return true;
-    const names = Object.keys(request.query as object);
+    const names = Object.keys(request.query);
     if (names.length === 0 || this.declaresQuery(context)) return true;
     throw new BadRequestException(names.map((name) => `property ${name} should not exist`).join('; '));
   }
