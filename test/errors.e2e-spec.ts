@@ -202,6 +202,12 @@ describe('error responses', () => {
       expect(expectError(refused, 400)).toBe('property dryRun should not exist');
       expect(await sut.sql<{ n: number }>('SELECT count(*)::int AS n FROM contractors')).toEqual(before);
       expectError(await sut.http().get(`/v1/contractors/${randomUUID()}?colour=red`), 401);
+      // Public routes are left alone, even when called with a key.
+      await sut
+        .http()
+        .get('/health?probe=1')
+        .set(...bearer(team))
+        .expect(200);
       // A lone `?` is no parameter.
       await sut
         .http()

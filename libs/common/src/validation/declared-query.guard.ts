@@ -1,8 +1,10 @@
 import { BadRequestException, CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants.js';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum.js';
+import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import type { AuthenticatedRequest } from '../auth/caller.js';
+import { IS_PUBLIC } from '../auth/public.decorator.js';
 
 /**
  * Global guard, after the API-key guard (so the key is checked first): an API operation that declares no query
@@ -15,9 +17,13 @@ export class DeclaredQueryGuard implements CanActivate {
   /** Whether each handler takes a `@Query()` argument: read once per handler from Nest's route metadata. */
   private readonly takesQuery = new WeakMap<object, boolean>();
 
+  constructor(private readonly reflector: Reflector) {}
+
   canActivate(context: ExecutionContext): boolean {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest & Request>();
     if (!request.caller) return true;
+    // A public route (health, the document) called with a key anyway is still a public route.
+    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) return true;
     const names = Object.keys(request.query);
     if (names.length === 0 || this.declaresQuery(context)) return true;
     throw new BadRequestException(names.map((name) => `property ${name} should not exist`).join('; '));
