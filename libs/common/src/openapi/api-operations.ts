@@ -1,5 +1,8 @@
-import { applyDecorators, Type } from '@nestjs/common';
+import { applyDecorators, Type, UseInterceptors } from '@nestjs/common';
 import { ApiHeader, ApiResponse } from '@nestjs/swagger';
+import { EventsInterceptor } from '../events/events.interceptor.js';
+import { EntityTagged } from '../safe-writes/entity-tag.guard.js';
+import { SafeWritesInterceptor } from '../safe-writes/safe-writes.interceptor.js';
 import { ApiDataResponse, ApiErrors, ApiErrorsWith, RATE_LIMIT_HEADERS } from './api-responses.js';
 
 // The OpenAPI face of a resource's five operations beyond listing: one decorator each, carrying the success
@@ -22,7 +25,7 @@ const REPLAYED = {
   },
 };
 
-const IDEMPOTENCY_KEY = ApiHeader({
+const IDEMPOTENCY_KEY_HEADER = ApiHeader({
   name: 'Idempotency-Key',
   required: false,
   description:
@@ -33,6 +36,14 @@ const IDEMPOTENCY_KEY = ApiHeader({
   // No `example`: Swagger UI would pre-fill it, and a second "Try it out" with another body would be a 422.
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[!-~]+$' },
 });
+
+/**
+ * A keyed write: Idempotency-Key documented and honoured (`SafeWritesInterceptor`), and its event recorded in the
+ * same transaction (`EventsInterceptor`, for a resource's records). One decorator for both, so a write that
+ * documents the key cannot miss the behaviour; `test/write-operations.e2e-spec.ts` checks that every write does.
+ */
+const IDEMPOTENCY_KEY = (): MethodDecorator =>
+  applyDecorators(UseInterceptors(SafeWritesInterceptor, EventsInterceptor), IDEMPOTENCY_KEY_HEADER);
 
 const IF_MATCH = ApiHeader({
   name: 'If-Match',
@@ -72,6 +83,7 @@ const recordErrors = (model: Type<unknown>, own: ErrorExamples = {}): ErrorExamp
 /** GET one: 200 with an ETag, or 304 for a matching If-None-Match. */
 export const ApiGetOne = (model: Type<unknown>): MethodDecorator =>
   applyDecorators(
+    EntityTagged(),
     IF_NONE_MATCH,
     ApiDataResponse(model, 200, 'Success', ENTITY_TAG),
     ApiResponse({
@@ -85,7 +97,7 @@ export const ApiGetOne = (model: Type<unknown>): MethodDecorator =>
 /** POST: 201 with an ETag; honours Idempotency-Key. `examples` gives the operation's own error texts. */
 export const ApiCreate = (model: Type<unknown>, examples: ErrorExamples = {}): MethodDecorator =>
   applyDecorators(
-    IDEMPOTENCY_KEY,
+    IDEMPOTENCY_KEY(),
     ApiDataResponse(model, 201, 'Created', { ...ENTITY_TAG, ...REPLAYED }),
     ApiErrorsWith({ 409: IN_PROGRESS, ...examples }, 400, 409, 413, 422),
   );
@@ -93,7 +105,7 @@ export const ApiCreate = (model: Type<unknown>, examples: ErrorExamples = {}): M
 /** PUT: 200 with the new ETag; honours Idempotency-Key and If-Match. */
 export const ApiUpdate = (model: Type<unknown>, examples: ErrorExamples = {}): MethodDecorator =>
   applyDecorators(
-    IDEMPOTENCY_KEY,
+    IDEMPOTENCY_KEY(),
     IF_MATCH,
     ApiDataResponse(model, 200, 'Updated', { ...ENTITY_TAG, ...REPLAYED }),
     ApiErrorsWith(recordErrors(model, examples), 400, 404, 409, 412, 413, 422),
@@ -102,7 +114,7 @@ export const ApiUpdate = (model: Type<unknown>, examples: ErrorExamples = {}): M
 /** DELETE: 204; honours Idempotency-Key and If-Match. `model` names the record in the error examples. */
 export const ApiDelete = (model: Type<unknown>, examples: ErrorExamples = {}): MethodDecorator =>
   applyDecorators(
-    IDEMPOTENCY_KEY,
+    IDEMPOTENCY_KEY(),
     IF_MATCH,
     ApiResponse({ status: 204, description: 'Deleted; no body', headers: { ...RATE_LIMIT_HEADERS, ...REPLAYED } }),
     ApiErrorsWith(recordErrors(model, examples), 400, 404, 409, 412, 422),
@@ -119,7 +131,7 @@ export const ApiWrite = (
   ...errors: number[]
 ): MethodDecorator =>
   applyDecorators(
-    IDEMPOTENCY_KEY,
+    IDEMPOTENCY_KEY(),
     model
       ? ApiDataResponse(model, status, description, REPLAYED)
       : ApiResponse({ status, description, headers: { ...RATE_LIMIT_HEADERS, ...REPLAYED } }),

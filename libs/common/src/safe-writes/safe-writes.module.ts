@@ -1,18 +1,21 @@
 import { Global, Module } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_GUARD } from '@nestjs/core';
 import { EventsCleanup } from '../events/events.cleanup.js';
 import { EventsInterceptor } from '../events/events.interceptor.js';
 import { EventsStore } from '../events/events.store.js';
 import { ConnectionErrors } from '../persistence/connection-errors.js';
 import { Transactions } from '../persistence/transactions.js';
+import { EntityTagGuard } from './entity-tag.guard.js';
 import { IdempotencyCleanup } from './idempotency.cleanup.js';
 import { IdempotencyStore } from './idempotency.store.js';
 import { SafeWritesInterceptor } from './safe-writes.interceptor.js';
 
 /**
  * Idempotency keys, ETags and preconditions for every resource, the events (outbox) each write records, and the
- * request transaction they share. The interceptors run in this order: safe writes outside, events inside, so an
- * event is written in the safe-write savepoint and never for a replayed answer.
+ * request transaction they share. The interceptors are put on every keyed write by the decorators that document
+ * its Idempotency-Key (`ApiCreate`, `ApiUpdate`, `ApiDelete`, `ApiWrite`), in this order: safe writes outside,
+ * events inside, so an event is written in the safe-write savepoint and never for a replayed answer. Reads go
+ * through neither; a one-record read gets its ETag from `EntityTagGuard`.
  */
 @Global()
 @Module({
@@ -23,9 +26,18 @@ import { SafeWritesInterceptor } from './safe-writes.interceptor.js';
     IdempotencyCleanup,
     EventsStore,
     EventsCleanup,
-    { provide: APP_INTERCEPTOR, useClass: SafeWritesInterceptor },
-    { provide: APP_INTERCEPTOR, useClass: EventsInterceptor },
+    SafeWritesInterceptor,
+    EventsInterceptor,
+    { provide: APP_GUARD, useClass: EntityTagGuard },
   ],
-  exports: [Transactions, IdempotencyCleanup, EventsStore, EventsCleanup],
+  exports: [
+    Transactions,
+    IdempotencyStore,
+    IdempotencyCleanup,
+    EventsStore,
+    EventsCleanup,
+    SafeWritesInterceptor,
+    EventsInterceptor,
+  ],
 })
 export class SafeWritesModule {}
