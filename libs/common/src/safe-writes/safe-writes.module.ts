@@ -17,27 +17,20 @@ import { SafeWritesInterceptor } from './safe-writes.interceptor.js';
  * events inside, so an event is written in the safe-write savepoint and never for a replayed answer. Reads go
  * through neither; a one-record read gets its ETag from `EntityTagGuard`.
  */
+/** What every module may use: the interceptors are instantiated in the module of each controller that writes. */
+const SHARED = [
+  Transactions,
+  IdempotencyStore,
+  IdempotencyCleanup,
+  EventsStore,
+  EventsCleanup,
+  SafeWritesInterceptor,
+  EventsInterceptor,
+];
+
 @Global()
 @Module({
-  providers: [
-    Transactions,
-    ConnectionErrors,
-    IdempotencyStore,
-    IdempotencyCleanup,
-    EventsStore,
-    EventsCleanup,
-    SafeWritesInterceptor,
-    EventsInterceptor,
-    { provide: APP_GUARD, useClass: EntityTagGuard },
-  ],
-  exports: [
-    Transactions,
-    IdempotencyStore,
-    IdempotencyCleanup,
-    EventsStore,
-    EventsCleanup,
-    SafeWritesInterceptor,
-    EventsInterceptor,
-  ],
+  providers: [...SHARED, ConnectionErrors, { provide: APP_GUARD, useClass: EntityTagGuard }],
+  exports: SHARED,
 })
 export class SafeWritesModule {}
