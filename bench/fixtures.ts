@@ -113,6 +113,9 @@ async function undoCreates(client: pg.Client, teamId: string, seededNumber: numb
   await client.query('DELETE FROM webhook_endpoints WHERE team_id = $1', [teamId]);
   await client.query('DELETE FROM events WHERE team_id = $1', [teamId]);
   await client.query('DELETE FROM event_sequences WHERE team_id = $1', [teamId]);
+  // The team gets its change version back, as any team that has written through the API has one (the seeded rows
+  // stand for its history). A new row, so the version differs from any a server remembered a total for.
+  await client.query('INSERT INTO event_sequences (team_id, last_seq) VALUES ($1, 0)', [teamId]);
   return removed.rowCount ?? 0;
 }
 

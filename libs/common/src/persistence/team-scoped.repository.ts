@@ -1,5 +1,6 @@
 import { EntityManager, ObjectLiteral, Repository } from 'typeorm';
 import type { ListSort, PageQuery } from '../pagination/page.query.js';
+import { TEAM_VERSION_SQL, TotalsByVersion } from './totals-by-version.js';
 import { ambientManager, runInTransaction, teamScopedQuery } from './transactions.js';
 
 export interface TeamOwned extends ObjectLiteral {
@@ -60,8 +61,10 @@ function orderBy(alias: string, sort: ListSort = '-createdAt'): string {
   return `${alias}.${column} ${direction}, ${alias}.id ${direction}`;
 }
 
-/** The total of a list, carried on each row of the one statement that reads a page. */
+/** The total of a list, carried on each row of the one statement that reads a page (NULL: the remembered one holds). */
 const TOTAL = '__total';
+/** The team's change version the total belongs to, carried beside it. */
+const VERSION = '__version';
 
 /**
  * The one place where team scoping happens. Every read is SQL run through `teamSql`, which binds the team as
@@ -71,6 +74,9 @@ const TOTAL = '__total';
  * class: it is the query that finds the team.
  */
 export abstract class TeamScopedRepository<TEntity extends TeamOwned, TRow extends { id: string }> {
+  /** Exact totals of this resource's lists, by team, filter and the team's change version. */
+  private readonly totals = new TotalsByVersion();
+
   protected constructor(
     protected readonly repository: Repository<TEntity>,
     protected readonly alias: string,
@@ -102,10 +108,15 @@ export abstract class TeamScopedRepository<TEntity extends TeamOwned, TRow exten
 
   /**
    * One page of the team's rows in the requested order (newest first by default, ties by id), changed since
-   * `updatedSince` when given, and the exact total, in ONE statement: page and
-   * total come from one snapshot, so a concurrent write can never make them disagree. The page's rows are
-   * chosen first and only they are shaped (joins, aggregated links), so the select list costs per page, not
-   * per match.
+   * `updatedSince` when given, and the exact total, in ONE statement: page and total come from one snapshot, so
+   * a concurrent write can never make them disagree. The page's rows are chosen first and only they are shaped
+   * (joins, aggregated links), so the select list costs per page, not per match.
+   *
+   * The total is counted only when the team changed since this instance last counted the same filter: the
+   * statement reads the team's change version and evaluates the count (an InitPlan, run only when referenced)
+   * only when the version differs from the remembered one (`TotalsByVersion`). Inside a transaction the count
+   * is always made and never remembered: the transaction may see writes of its own whose event is not yet
+   * recorded.
    */
   protected async pageRows(
     teamId: string,
@@ -120,17 +131,25 @@ export abstract class TeamScopedRepository<TEntity extends TeamOwned, TRow exten
     if (paging.updatedSince) conditions.push(`${a}.updated_at >= $${params.push(paging.updatedSince) + 1}`);
     const where = conditions.join(' AND ');
     const order = orderBy(a, paging.sort);
-    const limit = params.length + 2;
-    const rows = await this.teamSql<TRow & { [TOTAL]: string }>(
+    const count = filter.total ?? `SELECT count(*) AS total FROM ${table} ${a} WHERE ${where}`;
+    const key = ambientManager() ? undefined : `${teamId} ${where} ${JSON.stringify(params)}`;
+    const known = key === undefined ? undefined : this.totals.get(key);
+    const n = params.push(paging.pageSize, (paging.page - 1) * paging.pageSize, known?.version ?? null) + 1;
+    const rows = await this.teamSql<TRow & { [TOTAL]: string | null; [VERSION]: string | null }>(
       teamId,
-      `WITH total AS (${filter.total ?? `SELECT count(*) AS total FROM ${table} ${a} WHERE ${where}`}),
-       page AS (SELECT ${a}.* FROM ${table} ${a} WHERE ${where} ORDER BY ${order} LIMIT $${limit} OFFSET $${limit + 1})
-       SELECT total.total AS "${TOTAL}", ${columns}
+      `WITH version AS (SELECT (${TEAM_VERSION_SQL}) AS v),
+       total AS (SELECT v AS version, CASE WHEN v = $${n}::text THEN NULL ELSE (${count}) END AS total FROM version),
+       page AS (SELECT ${a}.* FROM ${table} ${a} WHERE ${where} ORDER BY ${order} LIMIT $${n - 2} OFFSET $${n - 1})
+       SELECT total.version AS "${VERSION}", total.total AS "${TOTAL}", ${columns}
        FROM total LEFT JOIN ${joins ? `(page ${a} ${joins})` : `page ${a}`} ON true
        ORDER BY ${order}`,
-      [...params, paging.pageSize, (paging.page - 1) * paging.pageSize],
+      params,
     );
-    const total = Number(rows[0]?.[TOTAL] ?? 0);
+    const counted = rows[0]?.[TOTAL];
+    const version = rows[0]?.[VERSION];
+    // NULL only when the version is the remembered one (the count was not run).
+    const total = counted === null && known ? known.total : Number(counted ?? 0);
+    if (key !== undefined && version && counted !== null) this.totals.remember(key, version, total);
     // An empty page is one row of nulls beside the total (the LEFT JOIN keeps the total).
     return [rows[0]?.id === null ? [] : rows, total];
   }
