@@ -137,7 +137,7 @@ describe('list totals by change version', () => {
     // alone shows that the remembered total is what answers, and that the next real change recounts.
     const search = { search: 'planted', pageSize: 1 };
     expect(await total(a, '/v1/work-orders', search)).toBe(0);
-    await a.sql(
+    await a.unannouncedSql(
       `INSERT INTO work_orders (team_id, id, number, title, status, priority, intake_channel, unit_id)
        SELECT $1, gen_random_uuid(), last_work_order_number + 1000, 'Planted leak', 'reported', '2', 'api', $2
        FROM teams WHERE id = $1`,
@@ -147,6 +147,28 @@ describe('list totals by change version', () => {
     expect(await total(b, '/v1/work-orders', search)).toBe(1); // b never counted this filter
     expect((await send(a, 'post', '/v1/landlords', { name: 'Any change' })).status).toBe(201);
     expect(await total(a, '/v1/work-orders', search)).toBe(1);
+  });
+
+  it('a page is read again after any change of the team, and a write by SQL announced as test-app does it', async () => {
+    const path = '/v1/landlords';
+    const names = async (): Promise<string[]> => {
+      const response = await a
+        .http()
+        .get(path)
+        .query({ search: 'Pier', pageSize: 5 })
+        .set(...bearer(team));
+      return (response.body.data as { name: string }[]).map((landlord) => landlord.name);
+    };
+    const pier = await send(a, 'post', path, { name: 'Pier Homes' });
+    expect(await names()).toEqual(['Pier Homes']);
+    expect((await send(b, 'put', `${path}/${pier.body.data.id}`, { name: 'Pier Estates' })).status).toBe(200);
+    expect(await names()).toEqual(['Pier Estates']);
+    await a.sql('UPDATE landlords SET name = $2 WHERE team_id = $1 AND id = $3', [
+      team.teamId,
+      'Pier Lettings',
+      pier.body.data.id,
+    ]);
+    expect(await names()).toEqual(['Pier Lettings']);
   });
 
   it('under concurrent writes every answer agrees with its own page, and the final totals are exact', async () => {

@@ -26,12 +26,21 @@ export interface TestApp {
   http: () => TestAgent;
   /** A new team with one key. */
   createTeam(name?: string): Promise<CreatedKey>;
-  /** Runs SQL against this app's database, bypassing the API (for assertions on stored state). */
+  /**
+   * Runs SQL against this app's database, bypassing the API (for assertions on stored state, or to plant rows
+   * the API cannot make). A statement that may write then moves every team's change version, as an operator
+   * must after changing records by hand (docs/operations.md), so lists do not answer from what they remember.
+   */
   sql<T extends pg.QueryResultRow = pg.QueryResultRow>(text: string, params?: unknown[]): Promise<T[]>;
+  /** `sql` without moving the change versions: a write the instances are not told about. */
+  unannouncedSql<T extends pg.QueryResultRow = pg.QueryResultRow>(text: string, params?: unknown[]): Promise<T[]>;
   close(): Promise<void>;
 }
 
 const created: string[] = [];
+
+/** A new version for every team (a new `xmin` for each `event_sequences` row): see docs/operations.md. */
+const ANNOUNCE_CHANGE = 'UPDATE event_sequences SET last_seq = last_seq';
 
 /** A fresh database copied from the migrated template: each spec file is isolated by construction. */
 export async function createTestDatabase(): Promise<string> {
@@ -105,7 +114,12 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     databaseUrl,
     http: () => conformingAgent(app, conformance),
     createTeam: (name = 'Test team') => app.get(ApiKeysService).createTeam(name),
-    sql: async (text, params) => (await pool.query(text, params)).rows,
+    sql: async (text, params) => {
+      const { rows } = await pool.query(text, params);
+      if (!/^\s*SELECT\b/i.test(text)) await pool.query(ANNOUNCE_CHANGE);
+      return rows;
+    },
+    unannouncedSql: async (text, params) => (await pool.query(text, params)).rows,
     close: async () => {
       await pool.end();
       await app.close();

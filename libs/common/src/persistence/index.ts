@@ -2,4 +2,4 @@ export * from './team-scoped.repository.js';
 export * from './team-owned.entity.js';
 export * from './transactions.js';
 export * from './connection-errors.js';
-export * from './totals-by-version.js';
+export * from './remembered-by-version.js';

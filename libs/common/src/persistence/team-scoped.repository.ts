@@ -1,6 +1,6 @@
 import { EntityManager, ObjectLiteral, Repository } from 'typeorm';
 import type { ListSort, PageQuery } from '../pagination/page.query.js';
-import { TEAM_VERSION_SQL, TotalsByVersion } from './totals-by-version.js';
+import { RememberedByVersion, TEAM_VERSION_SQL } from './remembered-by-version.js';
 import { ambientManager, runInTransaction, teamScopedQuery } from './transactions.js';
 
 export interface TeamOwned extends ObjectLiteral {
@@ -63,8 +63,14 @@ function orderBy(alias: string, sort: ListSort = '-createdAt'): string {
 
 /** The total of a list, carried on each row of the one statement that reads a page (NULL: the remembered one holds). */
 const TOTAL = '__total';
-/** The team's change version the total belongs to, carried beside it. */
+/** The team's change version the statement saw, carried beside it. */
 const VERSION = '__version';
+/** True when the page was not read because the remembered one holds. */
+const PAGE_KNOWN = '__pageKnown';
+
+/** How many filters' totals, and how many pages, each resource remembers (pages hold at most 50 rows). */
+const REMEMBERED_TOTALS = 4096;
+const REMEMBERED_PAGES = 256;
 
 /**
  * The one place where team scoping happens. Every read is SQL run through `teamSql`, which binds the team as
@@ -74,8 +80,9 @@ const VERSION = '__version';
  * class: it is the query that finds the team.
  */
 export abstract class TeamScopedRepository<TEntity extends TeamOwned, TRow extends { id: string }> {
-  /** Exact totals of this resource's lists, by team, filter and the team's change version. */
-  private readonly totals = new TotalsByVersion();
+  /** Exact totals of this resource's lists, and pages of them, by team, request and the team's change version. */
+  private readonly totals = new RememberedByVersion<number>(REMEMBERED_TOTALS);
+  private readonly pages = new RememberedByVersion<TRow[]>(REMEMBERED_PAGES);
 
   protected constructor(
     protected readonly repository: Repository<TEntity>,
@@ -112,11 +119,11 @@ export abstract class TeamScopedRepository<TEntity extends TeamOwned, TRow exten
    * a concurrent write can never make them disagree. The page's rows are chosen first and only they are shaped
    * (joins, aggregated links), so the select list costs per page, not per match.
    *
-   * The total is counted only when the team changed since this instance last counted the same filter: the
-   * statement reads the team's change version and evaluates the count (an InitPlan, run only when referenced)
-   * only when the version differs from the remembered one (`TotalsByVersion`). Inside a transaction the count
-   * is always made and never remembered: the transaction may see writes of its own whose event is not yet
-   * recorded.
+   * The total and the page are read only when the team changed since this instance last read the same ones:
+   * the statement reads the team's change version and evaluates the count (an InitPlan, run only when
+   * referenced) and the page (behind a one-time filter) only when the version differs from the remembered one
+   * (`RememberedByVersion`). Inside a transaction both are always read and never remembered: the transaction may
+   * see writes of its own whose event is not yet recorded.
    */
   protected async pageRows(
     teamId: string,
@@ -132,26 +139,42 @@ export abstract class TeamScopedRepository<TEntity extends TeamOwned, TRow exten
     const where = conditions.join(' AND ');
     const order = orderBy(a, paging.sort);
     const count = filter.total ?? `SELECT count(*) AS total FROM ${table} ${a} WHERE ${where}`;
-    const key = ambientManager() ? undefined : `${teamId} ${where} ${JSON.stringify(params)}`;
-    const known = key === undefined ? undefined : this.totals.get(key);
-    const n = params.push(paging.pageSize, (paging.page - 1) * paging.pageSize, known?.version ?? null) + 1;
-    const rows = await this.teamSql<TRow & { [TOTAL]: string | null; [VERSION]: string | null }>(
+    const filterKey = ambientManager() ? undefined : `${teamId} ${where} ${JSON.stringify(params)}`;
+    const pageKey = filterKey && `${filterKey} ${order} ${paging.pageSize} ${paging.page}`;
+    const knownTotal = filterKey === undefined ? undefined : this.totals.get(filterKey);
+    const knownPage = pageKey === undefined ? undefined : this.pages.get(pageKey);
+    const n =
+      params.push(
+        paging.pageSize,
+        (paging.page - 1) * paging.pageSize,
+        knownTotal?.version ?? null,
+        knownPage?.version ?? null,
+      ) - 2; // $n is the first of the four (the team is $1, params[i] is $(i + 2))
+    const rows = await this.teamSql<TRow & { [TOTAL]: string | null; [VERSION]: string | null; [PAGE_KNOWN]: boolean }>(
       teamId,
       `WITH version AS (SELECT (${TEAM_VERSION_SQL}) AS v),
-       total AS (SELECT v AS version, CASE WHEN v = $${n}::text THEN NULL ELSE (${count}) END AS total FROM version),
-       page AS (SELECT ${a}.* FROM ${table} ${a} WHERE ${where} ORDER BY ${order} LIMIT $${n - 2} OFFSET $${n - 1})
-       SELECT total.version AS "${VERSION}", total.total AS "${TOTAL}", ${columns}
+       total AS (SELECT v AS version, CASE WHEN v = $${n + 2}::text THEN NULL ELSE (${count}) END AS total,
+                        coalesce(v = $${n + 3}::text, false) AS page_known FROM version),
+       page AS (SELECT ${a}.* FROM ${table} ${a}
+                WHERE NOT coalesce((SELECT v FROM version) = $${n + 3}::text, false) AND ${where}
+                ORDER BY ${order} LIMIT $${n} OFFSET $${n + 1})
+       SELECT total.version AS "${VERSION}", total.total AS "${TOTAL}", total.page_known AS "${PAGE_KNOWN}", ${columns}
        FROM total LEFT JOIN ${joins ? `(page ${a} ${joins})` : `page ${a}`} ON true
        ORDER BY ${order}`,
       params,
     );
-    const counted = rows[0]?.[TOTAL];
-    const version = rows[0]?.[VERSION];
-    // NULL only when the version is the remembered one (the count was not run).
-    const total = counted === null && known ? known.total : Number(counted ?? 0);
-    if (key !== undefined && version && counted !== null) this.totals.remember(key, version, total);
+    const [first] = rows;
+    const version = first[VERSION];
+    // The total is NULL only when the version is the remembered one (the count was not run); so for the page.
+    const total = first[TOTAL] === null && knownTotal ? knownTotal.value : Number(first[TOTAL] ?? 0);
+    if (filterKey !== undefined && version !== null && first[TOTAL] !== null) {
+      this.totals.remember(filterKey, version, total);
+    }
+    if (first[PAGE_KNOWN] && knownPage) return [knownPage.value, total];
     // An empty page is one row of nulls beside the total (the LEFT JOIN keeps the total).
-    return [rows[0]?.id === null ? [] : rows, total];
+    const page = first.id === null ? [] : rows;
+    if (pageKey !== undefined && version !== null) this.pages.remember(pageKey, version, page);
+    return [page, total];
   }
 
   /** Which of `ids` are the team's records. */
