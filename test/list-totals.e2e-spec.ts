@@ -8,11 +8,11 @@ import {
   type TestApp,
 } from './support/test-app.js';
 
-// A list's exact total is counted only when the team changed since the instance last counted the same filter
-// (the team's change version, read in the page's statement: TotalsByVersion). These tests make every kind of
-// change between two identical lists — through the instance that remembers the total and through another one —
-// and compare the total with a real COUNT(*); and, under concurrent writes, check that every single answer's
-// total matches its own page.
+// A list's exact total and its page are read only when the team changed since the instance last read the same
+// ones (the team's change version, read in the page's statement: RememberedByVersion, docs/performance.md). These
+// tests make every kind of change between two identical lists — through the instance that remembers and through
+// another one — and compare the total with a real COUNT(*) and the page with the change; and, under concurrent
+// writes, check that every single answer's total matches its own page.
 
 jest.setTimeout(60_000);
 
