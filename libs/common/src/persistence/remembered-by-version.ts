@@ -10,10 +10,17 @@
  * even when the row is deleted and inserted again. docs/performance.md ("Lists by change version").
  */
 export class RememberedByVersion<T> {
-  private readonly entries = new Map<string, { version: string; value: T }>();
+  private readonly entries = new Map<string, { version: string; value: T; weight: number }>();
+  private weight = 0;
 
-  /** `capacity`: how many keys are kept; the least recently used one goes first. */
-  constructor(private readonly capacity: number) {}
+  /**
+   * `capacity`: the total weight kept (by default each value weighs 1, so it is a number of keys); the least
+   * recently used keys go first. `weigh` lets a value count for more, e.g. a page by its rows.
+   */
+  constructor(
+    private readonly capacity: number,
+    private readonly weigh: (value: T) => number = () => 1,
+  ) {}
 
   /** The version and value remembered for `key`, if any (and marks it as recently used). */
   get(key: string): { version: string; value: T } | undefined {
@@ -26,13 +33,26 @@ export class RememberedByVersion<T> {
   }
 
   remember(key: string, version: string, value: T): void {
-    this.entries.delete(key);
-    this.entries.set(key, { version, value });
-    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as string);
+    this.forget(key);
+    const weight = Math.max(1, this.weigh(value));
+    if (weight > this.capacity) return;
+    this.entries.set(key, { version, value, weight });
+    this.weight += weight;
+    for (const oldest of this.entries.keys()) {
+      if (this.weight <= this.capacity) break;
+      this.forget(oldest);
+    }
   }
 
   get size(): number {
     return this.entries.size;
+  }
+
+  private forget(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.weight -= entry.weight;
   }
 }
 

@@ -68,9 +68,9 @@ const VERSION = '__version';
 /** True when the page was not read because the remembered one holds. */
 const PAGE_KNOWN = '__pageKnown';
 
-/** How many filters' totals, and how many pages, each resource remembers (pages hold at most 50 rows). */
+/** How many filters' totals, and how many rows of pages, each resource remembers (a few MiB at most). */
 const REMEMBERED_TOTALS = 4096;
-const REMEMBERED_PAGES = 256;
+const REMEMBERED_PAGE_ROWS = 5000;
 
 /**
  * The one place where team scoping happens. Every read is SQL run through `teamSql`, which binds the team as
@@ -82,7 +82,7 @@ const REMEMBERED_PAGES = 256;
 export abstract class TeamScopedRepository<TEntity extends TeamOwned, TRow extends { id: string }> {
   /** Exact totals of this resource's lists, and pages of them, by team, request and the team's change version. */
   private readonly totals = new RememberedByVersion<number>(REMEMBERED_TOTALS);
-  private readonly pages = new RememberedByVersion<TRow[]>(REMEMBERED_PAGES);
+  private readonly pages = new RememberedByVersion<TRow[]>(REMEMBERED_PAGE_ROWS, (rows) => rows.length);
 
   protected constructor(
     protected readonly repository: Repository<TEntity>,
