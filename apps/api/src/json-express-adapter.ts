@@ -1,6 +1,7 @@
+import type { NestApplicationOptions } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
-import type { Response } from 'express';
-import type { Server } from 'node:http';
+import type { Express, Request, Response } from 'express';
+import { createServer, IncomingMessage, ServerResponse, type Server } from 'node:http';
 import { closeGracefully, ENTITY_TAG_LOCAL, entityTagOf, ifNoneMatchFails } from '@app/common';
 
 /**
@@ -9,6 +10,21 @@ import { closeGracefully, ENTITY_TAG_LOCAL, entityTagOf, ifNoneMatchFails } from
  * Profiling showed socket writes as the service's largest cost, so plain JSON replies are written directly.
  */
 export class JsonExpressAdapter extends ExpressAdapter {
+  /**
+   * The HTTP server, with requests and responses made by classes whose prototypes are already Express's (see
+   * `expressMessageClasses`). The options this app does not use (HTTPS, Nest's own 503-on-close and connection
+   * tracking) keep Nest's server.
+   */
+  override initHttpServer(options: NestApplicationOptions): void {
+    if (options.httpsOptions || options.return503OnClosing || options.forceCloseConnections) {
+      super.initHttpServer(options);
+      return;
+    }
+    const app = this.getInstance<Express>();
+    const { ExpressRequest, ExpressResponse } = expressMessageClasses(app);
+    this.setHttpServer(createServer({ IncomingMessage: ExpressRequest, ServerResponse: ExpressResponse }, app));
+  }
+
   override reply(response: Response, body: unknown, statusCode?: number): unknown {
     if (body === null || typeof body !== 'object' || Buffer.isBuffer(body) || !isPlainData(body)) {
       return super.reply(response, body, statusCode);
@@ -55,4 +71,30 @@ export class JsonExpressAdapter extends ExpressAdapter {
 function isPlainData(body: object): boolean {
   const prototype: unknown = Object.getPrototypeOf(body);
   return Array.isArray(body) || prototype === Object.prototype || prototype === null;
+}
+
+/**
+ * Express gives every request and response its app's prototype as it arrives (`Object.setPrototypeOf(req,
+ * app.request)` in `app.handle`). V8 pays for each such change with new hidden classes, made in the old
+ * generation: a bare Express 5 app (no middleware, `res.end`) had ~7.5 KB per request promoted and a mark-compact
+ * every few hundred requests per second, where plain `node:http` had 3 bytes and none. Requests and responses
+ * built by these classes already have the app's prototypes, so that call changes nothing: ~27 bytes per request
+ * and no mark-compact (docs/performance-log.md, "Express's prototype swap").
+ *
+ * Each class's prototype is put in front of the app's (`app.request` → Express's request →
+ * `IncomingMessage.prototype`) and becomes the app's, so everything Express and Nest read through `req.app` or the
+ * prototype stays where it was.
+ */
+export function expressMessageClasses(app: Express): {
+  ExpressRequest: typeof IncomingMessage;
+  ExpressResponse: typeof ServerResponse;
+} {
+  class ExpressRequest extends IncomingMessage {}
+  class ExpressResponse extends ServerResponse {}
+  Object.setPrototypeOf(ExpressRequest.prototype, app.request);
+  Object.setPrototypeOf(ExpressResponse.prototype, app.response);
+  app.request = ExpressRequest.prototype as unknown as Request;
+  app.response = ExpressResponse.prototype as unknown as Response;
+  // The generic `ServerResponse<Request>` constructor type cannot be met by a subclass: the cast is the option's type.
+  return { ExpressRequest, ExpressResponse: ExpressResponse as typeof ServerResponse };
 }
