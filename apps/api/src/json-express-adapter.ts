@@ -75,8 +75,8 @@ function isPlainData(body: object): boolean {
 
 /**
  * Express gives every request and response its app's prototype as it arrives (`Object.setPrototypeOf(req,
- * app.request)` in `app.handle`). V8 pays for each such change with new hidden classes, made in the old
- * generation: a bare Express 5 app (no middleware, `res.end`) had ~7.5 KB per request promoted and a mark-compact
+ * app.request)` in `app.handle`), and each such change leaves work for V8's old generation (a new hidden
+ * class, and most likely the object kept until a full collection): a bare Express 5 app (no middleware, `res.end`) had ~7.5 KB per request promoted and a mark-compact
  * every few hundred requests per second, where plain `node:http` had 3 bytes and none. Requests and responses
  * built by these classes already have the app's prototypes, so that call changes nothing: ~27 bytes per request
  * and no mark-compact (docs/performance-log.md, "Express's prototype swap").
