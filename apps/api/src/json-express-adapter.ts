@@ -75,11 +75,11 @@ function isPlainData(body: object): boolean {
 
 /**
  * Express gives every request and response its app's prototype as it arrives (`Object.setPrototypeOf(req,
- * app.request)` in `app.handle`), and each such change leaves work for V8's old generation (a new hidden
- * class, and most likely the object kept until a full collection): a bare Express 5 app (no middleware, `res.end`) had ~7.5 KB per request promoted and a mark-compact
- * every few hundred requests per second, where plain `node:http` had 3 bytes and none. Requests and responses
- * built by these classes already have the app's prototypes, so that call changes nothing: ~27 bytes per request
- * and no mark-compact (docs/performance-log.md, "Express's prototype swap").
+ * app.request)` in `app.handle`), and each such change leaves work for V8's old generation (a new hidden class,
+ * and most likely the object kept until a full collection). A bare Express 5 app promoted ~7.3 KB per request
+ * out of the young generation and ran mark-compacts all the time; plain `node:http` promoted 3 bytes and ran
+ * none. Requests and responses built by these classes already have the app's prototypes, so Express's call
+ * changes nothing: ~27 bytes per request, no mark-compact (docs/performance-log.md, "Express's prototype swap").
  *
  * Each class's prototype is put in front of the app's (`app.request` → Express's request →
  * `IncomingMessage.prototype`) and becomes the app's, so everything Express and Nest read through `req.app` or the
