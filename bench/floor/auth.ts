@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type pg from 'pg';
 import { HttpError } from './http.js';
 import type { KeyCache } from './key-cache.js';
+import { named } from './statements.js';
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 const API_KEY_PATTERN = /^ppk_[0-9A-Za-z]{32,128}$/;
@@ -37,7 +38,8 @@ export class Authenticator {
         this.touch(cached.apiKeyId);
         return cached;
       }
-      const { rows } = await this.pool.query<{ team_id: string; id: string }>(
+      const { rows } = await named<{ team_id: string; id: string }>(
+        this.pool,
         'SELECT team_id, id FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
         [hash],
       );
@@ -56,6 +58,6 @@ export class Authenticator {
     const now = Date.now();
     if (now - (this.lastUsedWrites.get(apiKeyId) ?? 0) < LAST_USED_RESOLUTION_MS) return;
     this.lastUsedWrites.set(apiKeyId, now);
-    this.pool.query('UPDATE api_keys SET last_used_at = now() WHERE id = $1', [apiKeyId]).catch(() => undefined);
+    named(this.pool, 'UPDATE api_keys SET last_used_at = now() WHERE id = $1', [apiKeyId]).catch(() => undefined);
   }
 }

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { PageParams } from './validate.js';
+import { named } from './statements.js';
 
 interface TenantRow {
   id: string;
@@ -43,18 +44,20 @@ export async function listTenants(pool: pg.Pool, teamId: string, query: PagePara
   }
   const offset = (query.page - 1) * query.pageSize;
   const [rows, count] = await Promise.all([
+    // As for work orders: a list is planned for its values on every run.
     pool.query<TenantRow>(
       `SELECT t.id, t.team_id, t.first_name, t.last_name, t.email, t.phone_number, t.notes, t.created_at, t.updated_at
        FROM tenants t WHERE ${filter}
-       ORDER BY t.created_at DESC, t.id DESC LIMIT ${query.pageSize} OFFSET ${offset}`,
-      params,
+       ORDER BY t.created_at DESC, t.id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      [...params, query.pageSize, offset],
     ),
     pool.query<{ total: number }>(`SELECT count(*)::int AS total FROM tenants t WHERE ${filter}`, params),
   ]);
   const links = new Map<string, LinkRow[]>();
   if (rows.rows.length > 0) {
     // One query for the whole page's links, oldest first.
-    const linked = await pool.query<LinkRow>(
+    const linked = await named<LinkRow>(
+      pool,
       `SELECT tu.id, tu.tenant_id, u.id AS unit_id, u.full_address
        FROM tenant_units tu JOIN units u ON u.team_id = tu.team_id AND u.id = tu.unit_id
        WHERE tu.team_id = $1 AND tu.tenant_id = ANY($2::uuid[])

@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { HttpError } from './http.js';
 import type { Status, WorkOrderFilters, WorkOrderInput } from './validate.js';
+import { named } from './statements.js';
 
 /** A work order with its unit, tenant and contractor, each joined on the work order's own team. */
 const SELECT_WITH_LINKS = `
@@ -73,7 +74,7 @@ const MOVES: Record<Status, readonly Status[]> = {
 type Queryable = pg.Pool | pg.PoolClient;
 
 async function findOne(db: Queryable, teamId: string, id: string): Promise<Record<string, unknown> | undefined> {
-  const { rows } = await db.query<WorkOrderRow>(`${SELECT_WITH_LINKS} WHERE w.team_id = $1 AND w.id = $2`, [
+  const { rows } = await named<WorkOrderRow>(db, `${SELECT_WITH_LINKS} WHERE w.team_id = $1 AND w.id = $2`, [
     teamId,
     id,
   ]);
@@ -103,9 +104,11 @@ export async function listWorkOrders(pool: pg.Pool, teamId: string, query: WorkO
   const filter = where.join(' AND ');
   const offset = (query.page - 1) * query.pageSize;
   const [rows, count] = await Promise.all([
+    // A list's best plan depends on its values (a search, a rare status): planned on every run, as the service's.
     pool.query<WorkOrderRow>(
-      `${SELECT_WITH_LINKS} WHERE ${filter} ORDER BY w.created_at DESC, w.id DESC LIMIT ${query.pageSize} OFFSET ${offset}`,
-      params,
+      `${SELECT_WITH_LINKS} WHERE ${filter} ORDER BY w.created_at DESC, w.id DESC
+       LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      [...params, query.pageSize, offset],
     ),
     pool.query<{ total: number }>(`SELECT count(*)::int AS total FROM work_orders w WHERE ${filter}`, params),
   ]);
@@ -145,7 +148,8 @@ async function recordEvent(
   const createdAt = new Date();
   const data = previousAttributes ? { object, previousAttributes } : { object };
   const rest = JSON.stringify({ type, createdAt: createdAt.toISOString(), data }).slice(1);
-  await client.query(
+  await named(
+    client,
     `WITH next AS (
        INSERT INTO event_sequences AS s (team_id, last_seq) VALUES ($1, 1)
        ON CONFLICT (team_id) DO UPDATE SET last_seq = s.last_seq + 1
@@ -183,7 +187,8 @@ async function insertWorkOrder(
   teamId: string,
   input: WorkOrderInput & { title: string; unitId: string },
 ): Promise<Record<string, unknown>> {
-  const { rows } = await client.query<WorkOrderRow>(
+  const { rows } = await named<WorkOrderRow>(
+    client,
     `WITH counter AS (
        UPDATE teams SET last_work_order_number = last_work_order_number + 1 WHERE id = $1
        RETURNING last_work_order_number AS n),
@@ -257,18 +262,20 @@ export async function createWorkOrderOnce(
 ): Promise<StoredAnswer> {
   const fingerprint = createHash('sha256').update(canonicalJson(body)).digest('hex');
   return inTransaction(pool, async (client) => {
-    const claim = await client.query<{ taken: boolean }>(
+    const claim = await named<{ taken: boolean }>(
+      client,
       'SELECT pg_try_advisory_xact_lock(hashtext($1), hashtext($2)) AS taken',
       [teamId, key],
     );
     if (!claim.rows[0]?.taken) throw new HttpError(409, 'A request with this Idempotency-Key is still in progress');
-    const stored = await client.query<{
+    const stored = await named<{
       method: string;
       path: string;
       fingerprint: string;
       status: number;
       body: string;
     }>(
+      client,
       `SELECT method, path, fingerprint, status, body FROM idempotency_keys
         WHERE team_id = $1 AND key = $2 AND created_at > now() - interval '24 hours'`,
       [teamId, key],
@@ -282,7 +289,8 @@ export async function createWorkOrderOnce(
     const data = await insertWorkOrder(client, teamId, input);
     await recordEvent(client, teamId, 'work_order.created', data);
     const text = JSON.stringify({ data });
-    await client.query(
+    await named(
+      client,
       `INSERT INTO idempotency_keys AS k (team_id, key, method, path, fingerprint, status, body, entity_tag, created_at)
        VALUES ($1, $2, 'POST', $3, $4, 201, $5, $6, now())
        ON CONFLICT (team_id, key) DO UPDATE SET method = excluded.method, path = excluded.path,
@@ -321,7 +329,8 @@ export async function updateWorkOrder(
   input: WorkOrderInput,
 ): Promise<unknown> {
   const updated = await inTransaction(pool, async (client) => {
-    const { rows } = await client.query<WorkOrderRow & { contractor_id: string | null }>(
+    const { rows } = await named<WorkOrderRow & { contractor_id: string | null }>(
+      client,
       `${SELECT_WITH_LINKS.replace('SELECT ', 'SELECT w.contractor_id, ')} WHERE w.team_id = $1 AND w.id = $2 FOR UPDATE OF w`,
       [teamId, id],
     );
@@ -355,7 +364,8 @@ export async function updateWorkOrder(
     }
     // updated_at moves forward on every PUT, even within one millisecond, as the service's does.
     sets.push("updated_at = greatest(clock_timestamp(), updated_at + interval '1 millisecond')");
-    const after = await client.query<WorkOrderRow>(
+    const after = await named<WorkOrderRow>(
+      client,
       `WITH w AS (UPDATE work_orders SET ${sets.join(', ')} WHERE team_id = $1 AND id = $2 RETURNING *)
        ${JOINED_FROM_CTE}`,
       params,

@@ -105,7 +105,7 @@ export class WorkOrdersRepository extends TeamScopedRepository<WorkOrder, WorkOr
 
   /** The state an update decides on. */
   async findState(teamId: string, id: string): Promise<WorkOrderState | undefined> {
-    const rows = await this.teamSql<WorkOrderState>(
+    const rows = await this.preparedTeamSql<WorkOrderState>(
       teamId,
       'SELECT status, contractor_id AS "contractorId" FROM work_orders WHERE team_id = $1 AND id = $2',
       [id],
@@ -128,7 +128,7 @@ export class WorkOrdersRepository extends TeamScopedRepository<WorkOrder, WorkOr
         RETURNING *)
       SELECT ${COLUMNS} FROM w ${JOINS} WHERE w.team_id = $1`;
     try {
-      const [row] = await this.teamSql<WorkOrderRow>(teamId, sql, [id, ...params]);
+      const [row] = await this.preparedTeamSql<WorkOrderRow>(teamId, sql, [id, ...params]);
       return row;
     } catch (error) {
       throw linkError(error);
@@ -154,7 +154,7 @@ export class WorkOrdersRepository extends TeamScopedRepository<WorkOrder, WorkOr
         RETURNING *)
       SELECT ${COLUMNS} FROM w ${JOINS}`;
     try {
-      const rows = await this.teamSql<WorkOrderRow>(teamId, sql, [
+      const rows = await this.preparedTeamSql<WorkOrderRow>(teamId, sql, [
         id,
         expected.status,
         expected.contractorId,

@@ -44,6 +44,12 @@ function describeDatabaseError(error: QueryFailedError<Error>): Failure | undefi
     case '40001':
     case '40P01':
       return { status: 503, error: 'The request conflicted with another one; retry it' };
+    case '0A000':
+      // A prepared statement whose result columns a migration changed, refused inside a transaction (outside one,
+      // NamedStatements prepares it again and retries). Nothing was written; the retry prepares it anew.
+      return /cached plan must not change result type/.test(error.driverError.message)
+        ? { status: 503, error: 'The database schema changed during the request; retry it' }
+        : undefined;
     default:
       return undefined;
   }

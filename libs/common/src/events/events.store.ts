@@ -53,7 +53,9 @@ export class EventsStore {
     const rest = JSON.stringify({ type, createdAt: createdAt.toISOString(), data }).slice(1);
     // Scoped by construction: every row it writes carries $1 as its team. The same statement queues a delivery for
     // each of the team's enabled endpoints that takes this type (the outbox's fan-out to webhooks).
-    const rows: Array<{ id: string }> = await manager.query(
+    const rows = await teamScopedQuery<{ id: string }>(
+      manager,
+      teamId,
       `WITH next AS (
          INSERT INTO event_sequences AS s (team_id, last_seq) VALUES ($1, 1)
          ON CONFLICT (team_id) DO UPDATE SET last_seq = s.last_seq + 1
@@ -69,7 +71,8 @@ export class EventsStore {
            FROM event JOIN webhook_endpoints w
              ON w.team_id = $1 AND w.enabled AND (w.types IS NULL OR event.type = ANY (w.types)))
        SELECT id FROM event`,
-      [teamId, randomBytes(8).toString('hex'), type, createdAt, rest],
+      [randomBytes(8).toString('hex'), type, createdAt, rest],
+      { prepared: true },
     );
     return rows[0].id;
   }

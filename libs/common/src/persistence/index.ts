@@ -3,3 +3,4 @@ export * from './team-owned.entity.js';
 export * from './transactions.js';
 export * from './connection-errors.js';
 export * from './remembered-by-version.js';
+export * from './named-statements.js';

@@ -95,6 +95,12 @@ export abstract class TeamScopedRepository<TEntity extends TeamOwned, TRow exten
     return teamScopedQuery<R>(manager ?? ambientManager() ?? this.repository.manager, teamId, text, params);
   }
 
+  /** `teamSql` as a prepared statement: only for SQL whose plan is the same whatever the values (`teamScopedQuery`). */
+  protected preparedTeamSql<R>(teamId: string, text: string, params: unknown[], manager?: EntityManager): Promise<R[]> {
+    const on = manager ?? ambientManager() ?? this.repository.manager;
+    return teamScopedQuery<R>(on, teamId, text, params, { prepared: true });
+  }
+
   /** The team's record `id` in the row type; `lock` (e.g. `FOR NO KEY UPDATE`) holds it until the transaction ends. */
   async findOne(
     teamId: string,
@@ -104,7 +110,7 @@ export abstract class TeamScopedRepository<TEntity extends TeamOwned, TRow exten
     const { table, columns, joins = '' } = this.shape;
     const a = this.alias;
     const lock = options.lock ? `${options.lock} OF ${a}` : '';
-    const rows = await this.teamSql<TRow>(
+    const rows = await this.preparedTeamSql<TRow>(
       teamId,
       `SELECT ${columns} FROM ${table} ${a} ${joins} WHERE ${a}.team_id = $1 AND ${a}.id = $2 ${lock}`,
       [id],
@@ -143,6 +149,16 @@ export abstract class TeamScopedRepository<TEntity extends TeamOwned, TRow exten
     const pageKey = filterKey && `${filterKey} ${order} ${paging.pageSize} ${paging.page}`;
     const knownTotal = filterKey === undefined ? undefined : this.totals.get(filterKey);
     const knownPage = pageKey === undefined ? undefined : this.pages.get(pageKey);
+    // Both remembered at one version: a prepared probe of the version (planned once) decides, and the statement
+    // below, planned for its values on every run, is only needed once the team has changed.
+    if (knownTotal && knownPage && knownTotal.version === knownPage.version) {
+      const [current] = await this.preparedTeamSql<{ v: string | null }>(
+        teamId,
+        `SELECT (${TEAM_VERSION_SQL}) AS v`,
+        [],
+      );
+      if (current?.v === knownPage.version) return [knownPage.value, knownTotal.value];
+    }
     const n =
       params.push(
         paging.pageSize,
@@ -180,7 +196,7 @@ export abstract class TeamScopedRepository<TEntity extends TeamOwned, TRow exten
   /** Which of `ids` are the team's records. */
   async existingIds(teamId: string, ids: string[], manager?: EntityManager): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
-    const rows = await this.teamSql<{ id: string }>(
+    const rows = await this.preparedTeamSql<{ id: string }>(
       teamId,
       `SELECT id FROM ${this.shape.table} WHERE team_id = $1 AND id = ANY ($2::uuid[])`,
       [ids],
@@ -191,7 +207,7 @@ export abstract class TeamScopedRepository<TEntity extends TeamOwned, TRow exten
 
   /** Locks the team's record until the transaction ends (no other write or delete meanwhile); false when there is none. */
   async lock(teamId: string, id: string, manager?: EntityManager): Promise<boolean> {
-    const rows = await this.teamSql(
+    const rows = await this.preparedTeamSql(
       teamId,
       `SELECT id FROM ${this.shape.table} WHERE team_id = $1 AND id = $2 FOR UPDATE`,
       [id],

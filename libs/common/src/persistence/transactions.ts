@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { NamedStatements } from './named-statements.js';
 
 /**
  * The transaction a request runs in, when it runs in one (a request with `Idempotency-Key` or `If-Match`
@@ -32,16 +33,33 @@ export class Transactions {
   }
 }
 
+/** The names of the prepared team-scoped SQL texts, shared by every data source of the process (a name is its text's hash). */
+const statements = new NamedStatements();
+
 /**
- * Team-scoped SQL: the team is always bound as `$1` (the caller's parameters follow as `$2`…), and the text
- * must compare a `team_id` with `$1`, so hand-written SQL cannot skip the scoping.
+ * Team-scoped SQL: the team is always bound as `$1` (the caller's parameters follow as `$2`…), and the text must
+ * compare a `team_id` with `$1`, so hand-written SQL cannot skip the scoping.
+ *
+ * `prepared`: run as a named statement (`NamedStatements`), parsed and planned once per connection. Only for
+ * SQL whose best plan does not depend on the values bound (a lookup by primary key, the team's change version):
+ * PostgreSQL may settle on one plan for all values, and a filter's or a search's best plan depends on them.
  */
 export function teamScopedQuery<R>(
   manager: EntityManager,
   teamId: string,
   text: string,
   params: unknown[] = [],
+  options: { prepared?: boolean } = {},
 ): Promise<R[]> {
   if (!/team_id = \$1\b/.test(text)) throw new Error('team-scoped SQL must compare team_id with $1');
-  return manager.query<R[]>(text, [teamId, ...params]);
+  const values = [teamId, ...params];
+  return options.prepared ? statements.query<R>(manager, text, values) : manager.query<R[]>(text, values);
+}
+
+/**
+ * SQL that needs no team scoping (it compares no `team_id`, e.g. an advisory lock) as a prepared statement, for
+ * the same kind of SQL as `teamScopedQuery`'s `prepared`: its best plan does not depend on the values bound.
+ */
+export function preparedQuery<R>(manager: EntityManager, text: string, values: unknown[]): Promise<R[]> {
+  return statements.query<R>(manager, text, values);
 }

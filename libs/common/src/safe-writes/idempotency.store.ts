@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { teamScopedQuery } from '../persistence/transactions.js';
+import { preparedQuery, teamScopedQuery } from '../persistence/transactions.js';
 
 /** Stored answers are replayed for 24 hours after the first request with their key completed. */
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60_000;
@@ -28,7 +28,8 @@ export class IdempotencyStore {
    * between two keys can only make one wait for the other's 409, never share an answer.
    */
   async claim(manager: EntityManager, teamId: string, key: string): Promise<boolean> {
-    const [row] = await manager.query<Array<{ taken: boolean }>>(
+    const [row] = await preparedQuery<{ taken: boolean }>(
+      manager,
       'SELECT pg_try_advisory_xact_lock(hashtext($1), hashtext($2)) AS taken',
       [teamId, key],
     );
@@ -43,6 +44,7 @@ export class IdempotencyStore {
       `SELECT method, path, fingerprint, status, body, entity_tag AS "entityTag"
        FROM idempotency_keys WHERE team_id = $1 AND key = $2 AND created_at > $3`,
       [key, notBefore],
+      { prepared: true },
     );
     return rows[0];
   }
@@ -59,6 +61,7 @@ export class IdempotencyStore {
          entity_tag = excluded.entity_tag, created_at = excluded.created_at
        WHERE k.team_id = $1`,
       [key, answer.method, answer.path, answer.fingerprint, answer.status, answer.body, answer.entityTag, at],
+      { prepared: true },
     );
   }
 

@@ -1,0 +1,88 @@
+import { createHash } from 'node:crypto';
+import { EntityManager, QueryFailedError } from 'typeorm';
+
+/** What this module needs of a `pg` Pool or Client: a query with a statement name. */
+interface NamedQueryable {
+  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
+}
+
+/**
+ * How many distinct SQL texts get a name. Each name costs every pooled connection a prepared statement (with its
+ * plan) in PostgreSQL, so the count is bounded whatever callers do; texts beyond it run unnamed. The API's prepared
+ * texts are a few per resource.
+ */
+export const NAMED_STATEMENT_LIMIT = 256;
+
+/**
+ * SQL run as named (prepared) statements: PostgreSQL parses each text once per connection, and after five runs
+ * keeps one generic plan for it when that plan costs no more than the ones made for each run's values (the
+ * default `plan_cache_mode`), so it stops planning it. That holds for lookups by primary key and for the team's
+ * change version, which callers mark `prepared` (`teamScopedQuery`); a list's statement is planned for its
+ * values on every run, since a search's or a filter's best plan depends on them (docs/performance.md, "Prepared
+ * statements").
+ *
+ * A name is derived from the text itself, so the same text always has the same name on every connection and the
+ * name can never stand for another text. PostgreSQL re-plans a prepared statement by itself when a table it reads
+ * changes; if a migration changes a statement's result columns under a running instance, PostgreSQL refuses the old
+ * statement ("cached plan must not change result type"): the names then start over with a new prefix and the query
+ * is retried once (outside a transaction; inside one the transaction has already failed).
+ */
+export class NamedStatements {
+  private readonly names = new Map<string, string>();
+  private generation = 0;
+
+  constructor(private readonly limit = NAMED_STATEMENT_LIMIT) {}
+
+  /** The statement name of `text`, or undefined when the limit is reached and `text` has none. */
+  nameOf(text: string): string | undefined {
+    let name = this.names.get(text);
+    if (name === undefined && this.names.size < this.limit) {
+      name = `pp${this.generation}_${createHash('sha1').update(text).digest('base64url').slice(0, 22)}`;
+      this.names.set(text, name);
+    }
+    return name;
+  }
+
+  /** Forgets every name; the next use of each text prepares it again under a new one. */
+  startOver(): void {
+    this.names.clear();
+    this.generation += 1;
+  }
+
+  /** Runs `text` on `manager`'s connection (its transaction's, or any pooled one) as a named statement. */
+  async query<R>(manager: EntityManager, text: string, values: unknown[], retried = false): Promise<R[]> {
+    const target = connectionOf(manager);
+    const name = target && this.nameOf(text);
+    if (!target || name === undefined) return manager.query<R[]>(text, values);
+    try {
+      return (await target.db.query({ name, text, values })).rows as R[];
+    } catch (error) {
+      if (isStalePlan(error)) {
+        this.startOver();
+        if (!target.inTransaction && !retried) return this.query<R>(manager, text, values, true);
+      }
+      // As TypeORM reports a failed query, so the exception filter reads it the same way.
+      throw new QueryFailedError(text, values, error as Error);
+    }
+  }
+}
+
+/**
+ * The `pg` connection a query on `manager` goes to: its transaction's client, or the pool outside one. Undefined
+ * when there is none yet (a query runner not connected), and the query then goes through TypeORM.
+ */
+function connectionOf(manager: EntityManager): { db: NamedQueryable; inTransaction: boolean } | undefined {
+  const runner = manager.queryRunner;
+  // A PostgreSQL query runner's client (PostgresQueryRunner.databaseConnection, not on the QueryRunner interface).
+  const client =
+    runner && !runner.isReleased ? (runner as { databaseConnection?: NamedQueryable }).databaseConnection : undefined;
+  if (runner) return client ? { db: client, inTransaction: runner.isTransactionActive } : undefined;
+  const pool = (manager.connection.driver as unknown as { master?: NamedQueryable }).master;
+  return pool ? { db: pool, inTransaction: false } : undefined;
+}
+
+/** PostgreSQL's refusal of a prepared statement whose result columns changed since it was prepared. */
+function isStalePlan(error: unknown): boolean {
+  const { code, message } = error as { code?: string; message?: string };
+  return code === '0A000' && typeof message === 'string' && message.includes('cached plan must not change result type');
+}
