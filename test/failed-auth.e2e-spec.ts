@@ -49,6 +49,24 @@ describe('failed authentication, limited per client address', () => {
     expectError(await call(generateApiKey()), 401);
   });
 
+  it('is documented on every operation that takes a key: the 429 names this refusal beside the rate limit', async () => {
+    const document = (await sut.http().get('/v1/openapi.json')).body as {
+      paths: Record<
+        string,
+        Record<string, { security?: unknown[]; responses: Record<string, { description: string }> }>
+      >;
+    };
+    const secured = Object.values(document.paths).flatMap((operations) =>
+      Object.values(operations).filter((operation) => (operation.security ?? []).length > 0),
+    );
+    expect(secured.length).toBeGreaterThan(10);
+    for (const operation of secured) {
+      expect(operation.responses['429'].description).toContain(
+        '`Too many failed authentication attempts from this address; retry later`',
+      );
+    }
+  });
+
   it('remembers a refused key: asked again, the database is not (a key made afterwards with that secret stays out)', async () => {
     clock.advance(60_000); // a fresh failure window
     const mistyped = generateApiKey();

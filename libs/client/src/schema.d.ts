@@ -1600,7 +1600,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -1831,7 +1831,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -1997,7 +1997,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -2272,7 +2272,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -2501,7 +2501,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -2641,7 +2641,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -2872,7 +2872,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -3038,7 +3038,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -3313,7 +3313,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -3542,7 +3542,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -3682,7 +3682,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -3913,7 +3913,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -4079,7 +4079,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -4354,7 +4354,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -4583,7 +4583,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -4733,7 +4733,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -4964,7 +4964,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -5130,7 +5130,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -5405,7 +5405,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -5634,7 +5634,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -5776,7 +5776,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -6007,7 +6007,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -6173,7 +6173,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -6448,7 +6448,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -6677,7 +6677,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -6828,7 +6828,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -6958,7 +6958,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -7167,7 +7167,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -7313,7 +7313,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -7544,7 +7544,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -7731,7 +7731,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -7922,7 +7922,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -8133,7 +8133,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -8285,7 +8285,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -8477,7 +8477,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
