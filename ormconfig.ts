@@ -1,5 +1,6 @@
-// The DataSource the TypeORM CLI uses (`npm run migration:generate` compares the entities with the database).
-// With no DATABASE_URL it points at the checkout's embedded PostgreSQL.
+// A DataSource for the TypeORM CLI (e.g. `npx typeorm migration:show -d dist/ormconfig.js`), with the entities and
+// the migrations. With no DATABASE_URL it points at the checkout's embedded PostgreSQL. The project's own commands
+// (`npm run migration:run | migration:revert | migration:create`) do not need it.
 import { DataSource } from 'typeorm';
 import { entities } from './apps/api/src/resources.js';
 import { loadConfig } from './libs/common/src/index.js';

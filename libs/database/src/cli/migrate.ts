@@ -1,34 +1,33 @@
-import { spawnSync } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { relative } from 'node:path';
 import { DataSource } from 'typeorm';
 import { loadConfig } from '@app/common';
+import { createMigration, MIGRATION_NAME } from '../create-migration.js';
 import { dataSourceOptions } from '../data-source-options.js';
 import { resolveDatabase } from '../embedded-postgres.js';
 import { runPendingMigrations } from '../migrate.js';
 
+/** The migrations' sources, from the repository root (where npm runs scripts). */
+const MIGRATIONS_DIR = 'libs/database/src/migrations';
+
 /**
- * `npm run migration:run | migration:revert | migration:generate -- <Name>`, against DATABASE_URL or the
- * embedded database (started for the duration when it is not already running).
+ * `npm run migration:run | migration:revert`, against DATABASE_URL or the embedded database (started for the
+ * duration when it is not already running); `npm run migration:create -- <Name>` writes an empty migration.
  */
 async function main(): Promise<number> {
   const [command, name] = process.argv.slice(2);
+  if (command === 'create') {
+    if (!name || !MIGRATION_NAME.test(name)) {
+      process.stderr.write('usage: npm run migration:create -- <PascalCaseName>\n');
+      return 2;
+    }
+    const path = await createMigration(MIGRATIONS_DIR, name, Date.now());
+    process.stdout.write(
+      `${relative(process.cwd(), path)} written and added to the migrations' index: fill in up() and down()\n`,
+    );
+    return 0;
+  }
   const database = await resolveDatabase(loadConfig());
   try {
-    if (command === 'generate') {
-      if (!name || !/^[A-Za-z][A-Za-z0-9]*$/.test(name)) {
-        process.stderr.write('usage: npm run migration:generate -- <PascalCaseName>\n');
-        return 2;
-      }
-      const cli = createRequire(import.meta.url).resolve('typeorm/cli.js');
-      const result = spawnSync(
-        process.execPath,
-        [cli, 'migration:generate', '-d', 'dist/ormconfig.js', join('libs/database/src/migrations', name)],
-        { stdio: 'inherit', env: { ...process.env, DATABASE_URL: database.url } },
-      );
-      process.stdout.write('Add the new class to libs/database/src/migrations/index.ts.\n');
-      return result.status ?? 1;
-    }
     if (command === 'run') {
       const applied = await runPendingMigrations(database.url);
       process.stdout.write(`${applied.length} migration(s) applied${applied.map((name) => `\n  ${name}`).join('')}\n`);
@@ -41,7 +40,7 @@ async function main(): Promise<number> {
         process.stdout.write('Reverted the last migration\n');
         return 0;
       }
-      process.stderr.write('usage: migrate run | revert | generate <Name>\n');
+      process.stderr.write('usage: migrate run | revert | create <Name>\n');
       return 2;
     } finally {
       await dataSource.destroy();
