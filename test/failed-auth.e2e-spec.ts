@@ -86,3 +86,40 @@ describe('failed authentication, limited per client address', () => {
     await call(mistyped).expect(200);
   });
 });
+
+describe('failed authentication behind proxies (TRUST_PROXY_HOPS)', () => {
+  const clock = new ManualClock(Date.UTC(2030, 0, 1));
+  const apps: TestApp[] = [];
+  afterAll(async () => {
+    for (const app of apps) await app.close();
+  });
+
+  const start = async (hops: number): Promise<TestApp> => {
+    const app = await createTestApp({ clock, config: { AUTH_FAILURES_PER_MINUTE: 2, TRUST_PROXY_HOPS: hops } });
+    apps.push(app);
+    return app;
+  };
+  const guess = (app: TestApp, forwardedFor: string) =>
+    app
+      .http()
+      .get('/v1/units')
+      .set(...bearer(generateApiKey()))
+      .set('X-Forwarded-For', forwardedFor);
+
+  it('with one proxy, counts each client the proxy names, and the entries before it do not matter', async () => {
+    const app = await start(1);
+    expectError(await guess(app, '203.0.113.7'), 401);
+    // A client that writes its own X-Forwarded-For: the proxy appends the address it was connected from.
+    expectError(await guess(app, '198.51.100.1, 203.0.113.7'), 401);
+    expectError(await guess(app, '198.51.100.2, 203.0.113.7'), 429);
+    // Another client behind the same proxy has its own budget.
+    expectError(await guess(app, '203.0.113.8'), 401);
+  });
+
+  it('with none (the default), ignores X-Forwarded-For: every request counts against the TCP peer', async () => {
+    const app = await start(0);
+    expectError(await guess(app, '203.0.113.7'), 401);
+    expectError(await guess(app, '203.0.113.8'), 401);
+    expectError(await guess(app, '203.0.113.9'), 429);
+  });
+});

@@ -56,6 +56,8 @@ export function answerUnmatchedRoutes(app: NestExpressApplication): void {
 export function configureApp(app: NestExpressApplication, config: AppConfig, logger: Logger): void {
   app.disable('x-powered-by');
   app.set('etag', false);
+  // The client address behind that many proxies (request.ip), for the failed-authentication limit.
+  app.set('trust proxy', config.TRUST_PROXY_HOPS);
   // First in the chain, so requests refused by the body checks below are counted and logged too.
   if (config.METRICS_ENABLED) app.use(app.get(ApiMetrics).countRequests);
   app.use(requestLogger(logger));

@@ -39,7 +39,8 @@ export class RequestGate {
     if (!API_PATH.test(request.path)) return;
     const token = bearerToken(request.headers.authorization);
     if (token === undefined) return;
-    const client = request.socket.remoteAddress ?? 'unknown';
+    // The TCP peer, or with TRUST_PROXY_HOPS the address the trusted proxies were asked by (Express's request.ip).
+    const client = request.ip ?? request.socket.remoteAddress ?? 'unknown';
     const throttled = this.failures.throttled(client);
     const caller = await this.keys.authenticate(token, { cachedOnly: throttled });
     if (!caller) {

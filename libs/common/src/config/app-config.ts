@@ -72,6 +72,17 @@ export class AppConfig {
   @Min(1)
   AUTH_FAILURES_PER_MINUTE = 60;
 
+  /**
+   * Proxies (load balancers) in front of the service whose `X-Forwarded-For` entries are trusted: the client address
+   * the failed-authentication limit counts is the entry this many hops from the right (Express's `trust proxy`). 0:
+   * the TCP peer, and the header is ignored. More than the real number lets a client choose its address.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(10)
+  TRUST_PROXY_HOPS = 0;
+
   @Transform(toInt)
   @IsInt()
   @Min(1)
