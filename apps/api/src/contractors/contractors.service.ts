@@ -72,6 +72,12 @@ export class ContractorsService implements ConditionalSource {
     return this.contractors.lock(teamId, id);
   }
 
+  /** GET one's answer with the row locked (`FOR UPDATE`), in one statement: a PUT's `previousAttributes`. */
+  async getLocked(teamId: string, id: string): Promise<ContractorResponse | undefined> {
+    const row = await this.contractors.findOne(teamId, id, { lock: 'FOR UPDATE' });
+    return row && ContractorResponse.from(row);
+  }
+
   /** Refused while work orders are assigned to the contractor. */
   async remove(teamId: string, id: string): Promise<void> {
     const check = (): Promise<void> => this.workOrders.refuseIfReferenced(teamId, 'contractorId', id, 'Contractor');

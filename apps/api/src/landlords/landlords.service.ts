@@ -40,6 +40,12 @@ export class LandlordsService implements ConditionalSource {
     return this.landlords.lock(teamId, id);
   }
 
+  /** GET one's answer with the row locked (`FOR UPDATE`), in one statement: a PUT's `previousAttributes`. */
+  async getLocked(teamId: string, id: string): Promise<LandlordResponse | undefined> {
+    const row = await this.landlords.findOne(teamId, id, { lock: 'FOR UPDATE' });
+    return row && LandlordResponse.from(row);
+  }
+
   async remove(teamId: string, id: string): Promise<void> {
     if (!(await this.landlords.delete(teamId, id))) throw new RecordNotFoundError('Landlord');
   }

@@ -62,6 +62,12 @@ export class TenantsService implements ConditionalSource {
     return this.tenants.lock(teamId, id);
   }
 
+  /** GET one's answer with the row locked (`FOR UPDATE`), in one statement: a PUT's `previousAttributes`. */
+  async getLocked(teamId: string, id: string): Promise<TenantResponse | undefined> {
+    const row = await this.tenants.findOne(teamId, id, { lock: 'FOR UPDATE' });
+    return row && TenantResponse.from(row);
+  }
+
   /** Refused while work orders refer to the tenant; its unit links go with it (the foreign key cascades). */
   async remove(teamId: string, id: string): Promise<void> {
     const check = (): Promise<void> => this.workOrders.refuseIfReferenced(teamId, 'tenantId', id, 'Tenant');

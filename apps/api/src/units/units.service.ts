@@ -54,6 +54,12 @@ export class UnitsService implements ConditionalSource {
     return this.units.lock(teamId, id);
   }
 
+  /** GET one's answer with the row locked (`FOR UPDATE`), in one statement: a PUT's `previousAttributes`. */
+  async getLocked(teamId: string, id: string): Promise<UnitResponse | undefined> {
+    const row = await this.units.findOne(teamId, id, { lock: 'FOR UPDATE' });
+    return row && UnitResponse.from(row);
+  }
+
   /** Refused while work orders refer to the unit; its tenant links go with it (the foreign key cascades). */
   async remove(teamId: string, id: string): Promise<void> {
     const check = (): Promise<void> => this.workOrders.refuseIfReferenced(teamId, 'unitId', id, 'Unit');

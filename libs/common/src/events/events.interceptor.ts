@@ -7,6 +7,7 @@ import {
   CONDITIONAL_RESOURCE,
   type ConditionalResourceOptions,
   type ConditionalSource,
+  lockedRecord,
 } from '../safe-writes/conditional-resource.js';
 import { isUuid } from '../validation/id-param.js';
 import { previousAttributes, type EventAction, type EventResource, type EventType } from './event-types.js';
@@ -59,8 +60,7 @@ export class EventsInterceptor implements NestInterceptor {
         let before: object | undefined;
         if (action === 'updated' && id) {
           const source = this.moduleRef.get<ConditionalSource>(resource.source, { strict: false });
-          if (source.getLocked) before = await source.getLocked(caller.teamId, id);
-          else if (await source.lock(caller.teamId, id)) before = await source.get(caller.teamId, id);
+          before = await lockedRecord(source, caller.teamId, id);
         }
         const value: unknown = await lastValueFrom(next.handle(), { defaultValue: undefined });
         const object = action === 'deleted' ? { id } : (value as { data?: object } | undefined)?.data;

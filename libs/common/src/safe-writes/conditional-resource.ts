@@ -14,6 +14,12 @@ export interface ConditionalSource {
   getLocked?(teamId: string, id: string): Promise<object | undefined>;
 }
 
+/** The record as GET one answers it, locked until the transaction ends: in one statement when the source can. */
+export async function lockedRecord(source: ConditionalSource, teamId: string, id: string): Promise<object | undefined> {
+  if (source.getLocked) return source.getLocked(teamId, id);
+  return (await source.lock(teamId, id)) ? source.get(teamId, id) : undefined;
+}
+
 export interface ConditionalResourceOptions {
   /** The service that reads and locks the record. */
   source: Type<ConditionalSource>;

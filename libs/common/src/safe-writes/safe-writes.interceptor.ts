@@ -24,6 +24,7 @@ import {
   CONDITIONAL_RESOURCE,
   type ConditionalResourceOptions,
   type ConditionalSource,
+  lockedRecord,
 } from './conditional-resource.js';
 import { entityTagOf, ifMatchHolds } from './entity-tag.js';
 import { IDEMPOTENCY_RETENTION_MS, IdempotencyStore } from './idempotency.store.js';
@@ -179,8 +180,9 @@ export class SafeWritesInterceptor implements NestInterceptor {
     ifMatch: string,
   ): Promise<void> {
     const source = this.moduleRef.get<ConditionalSource>(resource.source, { strict: false });
-    if (!(await source.lock(teamId, id))) throw new RecordNotFoundError(resource.name);
-    const current = entityTagOf(JSON.stringify({ data: await source.get(teamId, id) }));
+    const record = await lockedRecord(source, teamId, id);
+    if (!record) throw new RecordNotFoundError(resource.name);
+    const current = entityTagOf(JSON.stringify({ data: record }));
     if (!ifMatchHolds(ifMatch, current)) {
       throw new PreconditionFailedException(
         `If-Match does not match the ${resource.name.toLowerCase()}'s current ETag ${current}; read it again`,
