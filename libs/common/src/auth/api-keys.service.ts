@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 import { Clock } from '../clock/clock.js';
+import { teamScopedQuery } from '../persistence/transactions.js';
 import { RecordNotFoundError } from '../errors/domain-errors.js';
 import { ApiKeyCache } from './api-key-cache.js';
 import { API_KEY_PATTERN, generateApiKey, hashApiKey } from './api-key-secret.js';
@@ -115,9 +116,11 @@ export class ApiKeysService {
 
   async listKeys(teamId: string): Promise<KeyListing[]> {
     await this.requireTeam(teamId);
-    const rows: KeyRow[] = await this.db.query('SELECT * FROM api_keys WHERE team_id = $1 ORDER BY created_at, id', [
+    const rows = await teamScopedQuery<KeyRow>(
+      this.db.manager,
       teamId,
-    ]);
+      'SELECT * FROM api_keys WHERE team_id = $1 ORDER BY created_at, id',
+    );
     return rows.map(listingOf);
   }
 
@@ -126,14 +129,7 @@ export class ApiKeysService {
    * missing; without it (the operator's CLI), any key.
    */
   async revoke(apiKeyId: string, teamId?: string): Promise<{ apiKeyId: string; revokedAt: string }> {
-    const scope = teamId === undefined ? '' : 'AND team_id = $2';
-    const parameters = teamId === undefined ? [apiKeyId] : [apiKeyId, teamId];
-    await this.db.query(
-      `UPDATE api_keys SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL ${scope}`,
-      parameters,
-    );
-    const rows: KeyRow[] = await this.db.query(`SELECT * FROM api_keys WHERE id = $1 ${scope}`, parameters);
-    const key = rows[0];
+    const key = teamId === undefined ? await this.revokeAny(apiKeyId) : await this.revokeOwn(teamId, apiKeyId);
     if (!key?.revoked_at) throw new RecordNotFoundError('API key');
     this.cache.forget(key.key_hash);
     return { apiKeyId: key.id, revokedAt: key.revoked_at.toISOString() };
@@ -146,9 +142,11 @@ export class ApiKeysService {
   async roll(teamId: string, apiKeyId: string, graceMs: number): Promise<CreatedKey> {
     const now = this.clock.now();
     const { created, oldHash } = await this.db.transaction(async (manager) => {
-      const rows: KeyRow[] = await manager.query(
+      const rows = await teamScopedQuery<KeyRow>(
+        manager,
+        teamId,
         'SELECT * FROM api_keys WHERE team_id = $1 AND id = $2 AND revoked_at IS NULL FOR UPDATE',
-        [teamId, apiKeyId],
+        [apiKeyId],
       );
       const old = rows[0];
       if (!old || (old.expires_at && old.expires_at.getTime() <= now)) throw new RecordNotFoundError('API key');
@@ -157,24 +155,45 @@ export class ApiKeysService {
         expiresAt: old.expires_at,
       });
       if (graceMs <= 0) {
-        await manager.query('UPDATE api_keys SET revoked_at = now(), replaced_by = $3 WHERE team_id = $1 AND id = $2', [
+        await teamScopedQuery(
+          manager,
           teamId,
-          apiKeyId,
-          created.apiKeyId,
-        ]);
+          'UPDATE api_keys SET revoked_at = now(), replaced_by = $3 WHERE team_id = $1 AND id = $2',
+          [apiKeyId, created.apiKeyId],
+        );
       } else {
         const end = new Date(Math.min(now + graceMs, old.expires_at?.getTime() ?? Number.POSITIVE_INFINITY));
-        await manager.query('UPDATE api_keys SET expires_at = $3, replaced_by = $4 WHERE team_id = $1 AND id = $2', [
+        await teamScopedQuery(
+          manager,
           teamId,
-          apiKeyId,
-          end,
-          created.apiKeyId,
-        ]);
+          'UPDATE api_keys SET expires_at = $3, replaced_by = $4 WHERE team_id = $1 AND id = $2',
+          [apiKeyId, end, created.apiKeyId],
+        );
       }
       return { created, oldHash: old.key_hash };
     });
     this.cache.forget(oldHash);
     return created;
+  }
+
+  /** The dashboard: a key of the team, scoped like every team's query (another team's key is missing). */
+  private async revokeOwn(teamId: string, apiKeyId: string): Promise<KeyRow | undefined> {
+    const where = 'WHERE team_id = $1 AND id = $2';
+    await teamScopedQuery(
+      this.db.manager,
+      teamId,
+      `UPDATE api_keys SET revoked_at = now() ${where} AND revoked_at IS NULL`,
+      [apiKeyId],
+    );
+    const [key] = await teamScopedQuery<KeyRow>(this.db.manager, teamId, `SELECT * FROM api_keys ${where}`, [apiKeyId]);
+    return key;
+  }
+
+  /** The operator's CLI: any key by its id, the one write here that is not scoped by team. */
+  private async revokeAny(apiKeyId: string): Promise<KeyRow | undefined> {
+    await this.db.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL', [apiKeyId]);
+    const [key]: KeyRow[] = await this.db.query('SELECT * FROM api_keys WHERE id = $1', [apiKeyId]);
+    return key;
   }
 
   async countTeams(): Promise<number> {
