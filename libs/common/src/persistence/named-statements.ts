@@ -49,7 +49,10 @@ export class NamedStatements {
     this.generation += 1;
   }
 
-  /** Runs `text` on `manager`'s connection (its transaction's, or any pooled one) as a named statement. */
+  /**
+   * Runs `text` on `manager`'s connection (its transaction's, or any pooled one) as a named statement, and answers
+   * its rows whatever the command (TypeORM's `query` answers `[rows, count]` for a bare UPDATE or DELETE).
+   */
   async query<R>(manager: EntityManager, text: string, values: unknown[], retried = false): Promise<R[]> {
     const target = connectionOf(manager);
     const name = target && this.nameOf(text);
