@@ -1642,7 +1642,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Database unreachable or a query timed out; retry later */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -1651,6 +1651,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying (2) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1873,7 +1875,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Database unreachable or a query timed out; retry later */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -1882,6 +1884,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying (2) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2039,7 +2043,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Database unreachable or a query timed out; retry later */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -2048,6 +2052,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying (2) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2314,7 +2320,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Database unreachable or a query timed out; retry later */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -2323,6 +2329,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying (2) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2543,7 +2551,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Database unreachable or a query timed out; retry later */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -2552,6 +2560,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying (2) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2683,7 +2693,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Database unreachable or a query timed out; retry later */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -2692,6 +2702,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying (2) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2914,7 +2926,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Database unreachable or a query timed out; retry later */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -2923,6 +2935,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying (2) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3080,7 +3094,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Database unreachable or a query timed out; retry later */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -3089,6 +3103,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying (2) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3355,7 +3371,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Database unreachable or a query timed out; retry later */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -3364,6 +3380,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying (2) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3584,7 +3602,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Database unreachable or a query timed out; retry later */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -3593,6 +3611,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying (2) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3724,7 +3744,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Database unreachable or a query timed out; retry later */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -3733,6 +3753,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying (2) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3955,7 +3977,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Database unreachable or a query timed out; retry later */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -3964,6 +3986,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying (2) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4121,7 +4145,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Database unreachable or a query timed out; retry later */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -4130,6 +4154,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying (2) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4396,7 +4422,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Database unreachable or a query timed out; retry later */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -4405,6 +4431,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying (2) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4625,7 +4653,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Database unreachable or a query timed out; retry later */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -4634,6 +4662,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying (2) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4775,7 +4805,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Database unreachable or a query timed out; retry later */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -4784,6 +4814,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying (2) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5006,7 +5038,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Database unreachable or a query timed out; retry later */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -5015,6 +5047,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying (2) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5172,7 +5206,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Database unreachable or a query timed out; retry later */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -5181,6 +5215,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying (2) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5447,7 +5483,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Database unreachable or a query timed out; retry later */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -5456,6 +5492,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying (2) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5676,7 +5714,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Database unreachable or a query timed out; retry later */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -5685,6 +5723,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying (2) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5818,7 +5858,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Database unreachable or a query timed out; retry later */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -5827,6 +5867,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying (2) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6049,7 +6091,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Database unreachable or a query timed out; retry later */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -6058,6 +6100,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying (2) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6215,7 +6259,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Database unreachable or a query timed out; retry later */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -6224,6 +6268,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying (2) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6490,7 +6536,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Database unreachable or a query timed out; retry later */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -6499,6 +6545,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying (2) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6719,7 +6767,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Database unreachable or a query timed out; retry later */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -6728,6 +6776,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying (2) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6870,7 +6920,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Database unreachable or a query timed out; retry later */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -6879,6 +6929,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying (2) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7000,7 +7052,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Database unreachable or a query timed out; retry later */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -7009,6 +7061,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying (2) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7209,7 +7263,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Database unreachable or a query timed out; retry later */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -7218,6 +7272,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying (2) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7355,7 +7411,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Database unreachable or a query timed out; retry later */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -7364,6 +7420,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying (2) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7586,7 +7644,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Database unreachable or a query timed out; retry later */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -7595,6 +7653,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying (2) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7773,7 +7833,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Database unreachable or a query timed out; retry later */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -7782,6 +7842,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying (2) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7964,7 +8026,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Database unreachable or a query timed out; retry later */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -7973,6 +8035,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying (2) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8175,7 +8239,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Database unreachable or a query timed out; retry later */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -8184,6 +8248,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying (2) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8327,7 +8393,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Database unreachable or a query timed out; retry later */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -8336,6 +8402,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying (2) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8519,7 +8587,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Database unreachable or a query timed out; retry later */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -8528,6 +8596,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying (2) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -16,7 +16,7 @@ const ERROR_TEXT: Record<number, string> = {
   422: 'The Idempotency-Key was already used with a different method, path or body',
   429: 'Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit',
   500: 'Internal server error; never a stack trace',
-  503: 'Database unreachable or a query timed out; retry later',
+  503: 'The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds',
 };
 
 /**
@@ -93,6 +93,12 @@ const RETRY_AFTER: Record<string, Header> = {
 function errorHeaders(status: number): Record<string, Header> | undefined {
   if (status === 401) return undefined;
   if (status === 429) return { ...rateLimitHeaders(true), ...RETRY_AFTER };
+  if (status === 503) {
+    return {
+      ...ERROR_RATE_LIMIT_HEADERS,
+      'Retry-After': { ...RETRY_AFTER['Retry-After'], description: 'Whole seconds to wait before retrying (2)' },
+    };
+  }
   return ERROR_RATE_LIMIT_HEADERS;
 }
 
