@@ -91,14 +91,19 @@ export abstract class TeamScopedRepository<TEntity extends TeamOwned, TRow exten
   ) {}
 
   /** Hand-written SQL through `teamScopedQuery`, in the request's transaction when it has one. */
-  protected teamSql<R>(teamId: string, text: string, params: unknown[] = [], manager?: EntityManager): Promise<R[]> {
-    return teamScopedQuery<R>(manager ?? ambientManager() ?? this.repository.manager, teamId, text, params);
+  protected teamSql<R>(
+    teamId: string,
+    text: string,
+    params: unknown[] = [],
+    manager?: EntityManager,
+    options: { prepared?: boolean } = {},
+  ): Promise<R[]> {
+    return teamScopedQuery<R>(manager ?? ambientManager() ?? this.repository.manager, teamId, text, params, options);
   }
 
   /** `teamSql` as a prepared statement: only for SQL whose plan is the same whatever the values (`teamScopedQuery`). */
   protected preparedTeamSql<R>(teamId: string, text: string, params: unknown[], manager?: EntityManager): Promise<R[]> {
-    const on = manager ?? ambientManager() ?? this.repository.manager;
-    return teamScopedQuery<R>(on, teamId, text, params, { prepared: true });
+    return this.teamSql<R>(teamId, text, params, manager, { prepared: true });
   }
 
   /** The team's record `id` in the row type; `lock` (e.g. `FOR NO KEY UPDATE`) holds it until the transaction ends. */
