@@ -2,7 +2,7 @@ import type { NestApplicationOptions } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import type { Express, Request, Response } from 'express';
 import { createServer, IncomingMessage, ServerResponse, type Server } from 'node:http';
-import { closeGracefully, ENTITY_TAG_LOCAL, entityTagOf, ifNoneMatchFails } from '@app/common';
+import { closeGracefully, ENTITY_TAG_LOCAL, entityTagOf, ifNoneMatchFails, ReplayedAnswer } from '@app/common';
 
 /**
  * Express's `res.json()` turns bodies of 1,000 characters or more into a Buffer, and Node then sends the
@@ -26,6 +26,8 @@ export class JsonExpressAdapter extends ExpressAdapter {
   }
 
   override reply(response: Response, body: unknown, statusCode?: number): unknown {
+    // A retry's stored answer (SafeWritesInterceptor) goes out as it was first sent, with its own status.
+    if (body instanceof ReplayedAnswer) return body.writeTo(response);
     if (body === null || typeof body !== 'object' || Buffer.isBuffer(body) || !isPlainData(body)) {
       return super.reply(response, body, statusCode);
     }

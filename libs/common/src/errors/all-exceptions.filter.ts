@@ -2,8 +2,6 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logge
 import type { Response } from 'express';
 import { QueryFailedError } from 'typeorm';
 import type { AuthenticatedRequest } from '../auth/caller.js';
-import type { StoredAnswer } from '../safe-writes/idempotency.store.js';
-import { ReplayedAnswer } from '../safe-writes/replayed-answer.js';
 import { DomainError, DomainErrorKind } from './domain-errors.js';
 
 const STATUS_OF_KIND: Record<DomainErrorKind, number> = {
@@ -114,18 +112,6 @@ export function describeFailure(exception: unknown): Failure | undefined {
   return undefined;
 }
 
-/** A stored answer, as it was first sent, marked `Idempotent-Replayed: true`. */
-function replay(response: Response, answer: StoredAnswer): void {
-  response.status(answer.status).setHeader('Idempotent-Replayed', 'true');
-  if (answer.entityTag) response.setHeader('ETag', answer.entityTag);
-  if (answer.body === '') {
-    response.end();
-    return;
-  }
-  response.setHeader('Content-Type', 'application/json; charset=utf-8');
-  response.end(answer.body);
-}
-
 /**
  * Turns every failure into `{error}`: known ones keep their status and text, anything else is logged and
  * answered as a bare 500 so no stack trace or SQL reaches the caller.
@@ -136,10 +122,6 @@ export class AllExceptionsFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const response = host.switchToHttp().getResponse<Response>();
-    if (exception instanceof ReplayedAnswer) {
-      replay(response, exception.answer);
-      return;
-    }
     let failure = describeFailure(exception) ?? { status: 500, error: 'Internal server error' };
     // An unknown route under /v1 from a caller over the limit: the request gate left the 429 to be answered here.
     if (failure.error === ROUTE_NOT_FOUND && host.switchToHttp().getRequest<AuthenticatedRequest>().rateLimited) {

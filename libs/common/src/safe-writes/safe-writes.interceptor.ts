@@ -37,7 +37,10 @@ const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 /** Marks the response for an `ETag` computed from the exact bytes sent (see JsonExpressAdapter). */
 export const ENTITY_TAG_LOCAL = 'entityTag';
 
-/** What the handler produced: its value, or a 4xx failure whose answer is stored and is thrown after commit. */
+/**
+ * What the handler produced: its value, or a 4xx failure whose answer is stored and is thrown after commit; or,
+ * for a retry, the stored answer (which the HTTP adapter sends as it was).
+ */
 type Outcome = { value: unknown } | { failure: unknown };
 
 /** JSON with object keys sorted at every level: "the same body" ignores key order and whitespace. */
@@ -142,7 +145,7 @@ export class SafeWritesInterceptor implements NestInterceptor {
           'This Idempotency-Key was used with a different request (method, path or body); use a new key',
         );
       }
-      throw new ReplayedAnswer(stored);
+      return { value: new ReplayedAnswer(stored) };
     }
 
     const answer = { method: request.method, path, fingerprint };
