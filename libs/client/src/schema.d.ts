@@ -1003,6 +1003,13 @@ export interface components {
              * @description When the next attempt is due; null once the delivery succeeded or failed.
              */
             readonly nextAttemptAt: string | null;
+            /** Format: date-time */
+            readonly createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the delivery last changed (an attempt, a retry).
+             */
+            readonly updatedAt: string;
         };
     };
     responses: never;
@@ -6951,6 +6958,14 @@ export interface operations {
                 page?: number;
                 /** @description Records per page. */
                 pageSize?: number;
+                /**
+                 * @description Only records changed at or after this time (`updatedAt` ≥ it), e.g. `2026-11-21T09:00:00Z`; a date alone
+                 *     (`2026-11-21`) is midnight UTC. With `sort=updatedAt`, a sync walks a team's changes: see
+                 *     docs/sync-and-retries.md.
+                 */
+                updatedSince?: string;
+                /** @description `-createdAt` (newest first), `createdAt`, `-updatedAt` or `updatedAt`; ties by `id` in the same direction. */
+                sort?: components["schemas"]["ListSort"];
             };
             header?: never;
             path?: never;
@@ -8270,6 +8285,14 @@ export interface operations {
                 page?: number;
                 /** @description Records per page. */
                 pageSize?: number;
+                /**
+                 * @description Only records changed at or after this time (`updatedAt` ≥ it), e.g. `2026-11-21T09:00:00Z`; a date alone
+                 *     (`2026-11-21`) is midnight UTC. With `sort=updatedAt`, a sync walks a team's changes: see
+                 *     docs/sync-and-retries.md.
+                 */
+                updatedSince?: string;
+                /** @description `-createdAt` (newest first), `createdAt`, `-updatedAt` or `updatedAt`; ties by `id` in the same direction. */
+                sort?: components["schemas"]["ListSort"];
             };
             header?: never;
             path: {

@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
 import {
   AppConfig,
   Clock,
@@ -9,20 +7,19 @@ import {
   DomainError,
   pageOf,
   RecordNotFoundError,
-  teamScopedQuery,
   Transactions,
   type Page,
+  type Paging,
 } from '@app/common';
 import type { CreateWebhookEndpointDto } from './dto/create-webhook-endpoint.dto.js';
-import type { WebhookPageQuery } from './dto/list-deliveries.query.js';
 import type { UpdateWebhookEndpointDto } from './dto/update-webhook-endpoint.dto.js';
 import {
   WebhookDeliveryResponse,
   WebhookEndpointResponse,
-  type DeliveryRow,
-  type WebhookEndpointRow,
   type WebhookEndpointWithSecretResponse,
 } from './dto/webhook-endpoint.response.js';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository.js';
+import { WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
 import { newSecret } from './signing.js';
 import { checkUrlForm, resolveSafely, UnsafeUrlError } from './url-safety.js';
 
@@ -31,20 +28,18 @@ export const MAX_ENDPOINTS = 20;
 /** After a rotation, the old secret also signs for this long. */
 export const PREVIOUS_SECRET_MS = 24 * 3_600_000;
 
-const ENDPOINT_COLUMNS = 'id, url, description, types, enabled, disabled_reason, created_at, updated_at';
-const DELIVERY_COLUMNS = 'id, event_id, type, state, attempts, last_status, last_error, next_attempt_at';
-
 class InvalidUrlError extends DomainError {
   constructor(message: string) {
     super('invalid_reference', message);
   }
 }
 
-/** Webhook endpoints and their deliveries, every statement scoped by team. */
+/** Webhook endpoints and their deliveries: the rules (URL safety, the limit, secrets); SQL in the repositories. */
 @Injectable()
 export class WebhookEndpointsService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly endpoints: WebhookEndpointsRepository,
+    private readonly deliveryRows: WebhookDeliveriesRepository,
     private readonly transactions: Transactions,
     private readonly config: AppConfig,
     private readonly clock: Clock,
@@ -71,99 +66,53 @@ export class WebhookEndpointsService {
     await this.checkUrl(dto.url);
     return this.transactions.run(async (manager) => {
       // One creation at a time per team, so the 20-endpoint limit cannot be overrun by concurrent requests.
-      await manager.query(`SELECT pg_advisory_xact_lock(hashtext('webhook_endpoints:' || $1))`, [teamId]);
-      const [{ n }] = await teamScopedQuery<{ n: number }>(
-        manager,
-        teamId,
-        'SELECT count(*)::int AS n FROM webhook_endpoints WHERE team_id = $1',
-      );
-      if (n >= MAX_ENDPOINTS) {
+      await this.endpoints.lockTeam(teamId, 'webhook_endpoints', manager);
+      if ((await this.endpoints.count(teamId, manager)) >= MAX_ENDPOINTS) {
         throw new InvalidUrlError(`A team can have at most ${MAX_ENDPOINTS} webhook endpoints; delete one first`);
       }
       const secret = newSecret();
-      const now = new Date(this.clock.now());
-      const [row] = await manager.query<WebhookEndpointRow[]>(
-        `INSERT INTO webhook_endpoints (team_id, id, url, description, types, secret, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $7) RETURNING ${ENDPOINT_COLUMNS}`,
-        [teamId, randomUUID(), dto.url, dto.description ?? null, dto.types ?? null, secret, now],
+      const row = await this.endpoints.insert(
+        teamId,
+        { id: randomUUID(), url: dto.url, description: dto.description ?? null, types: dto.types ?? null, secret },
+        new Date(this.clock.now()),
+        manager,
       );
       return { ...WebhookEndpointResponse.from(row), secret };
     });
   }
 
-  async list(teamId: string, query: WebhookPageQuery): Promise<Page<WebhookEndpointResponse>> {
-    const rows = await teamScopedQuery<WebhookEndpointRow & { total: number }>(
-      this.db.manager,
-      teamId,
-      `SELECT ${ENDPOINT_COLUMNS}, count(*) OVER ()::int AS total FROM webhook_endpoints
-        WHERE team_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
-      [query.pageSize, (query.page - 1) * query.pageSize],
-    );
-    const total = rows[0]?.total ?? (await this.count(teamId));
+  async list(teamId: string, query: Paging): Promise<Page<WebhookEndpointResponse>> {
+    const [rows, total] = await this.endpoints.list(teamId, query);
     return pageOf(rows.map(WebhookEndpointResponse.from), total, query);
   }
 
   async get(teamId: string, id: string): Promise<WebhookEndpointResponse> {
-    const [row] = await teamScopedQuery<WebhookEndpointRow>(
-      this.db.manager,
-      teamId,
-      `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE team_id = $1 AND id = $2`,
-      [id],
-    );
+    const row = await this.endpoints.findOne(teamId, id);
     if (!row) throw new RecordNotFoundError('Webhook endpoint');
     return WebhookEndpointResponse.from(row);
   }
 
   async update(teamId: string, id: string, dto: UpdateWebhookEndpointDto): Promise<WebhookEndpointResponse> {
     if (dto.url !== undefined) await this.checkUrl(dto.url);
-    const sets: string[] = ['updated_at = $3'];
-    const values: unknown[] = [id, new Date(this.clock.now())];
-    const set = (column: string, value: unknown): void => {
-      values.push(value);
-      sets.push(`${column} = $${values.length + 1}`);
-    };
-    if (dto.url !== undefined) set('url', dto.url);
-    if (dto.description !== undefined) set('description', dto.description);
-    if (dto.types !== undefined) set('types', dto.types);
-    if (dto.enabled !== undefined) {
-      set('enabled', dto.enabled);
-      if (dto.enabled) sets.push('disabled_reason = NULL', 'failing_since = NULL');
-    }
-    const [row] = await teamScopedQuery<WebhookEndpointRow>(
-      this.db.manager,
-      teamId,
-      // Through a CTE: TypeORM answers a bare UPDATE … RETURNING with [rows, count] instead of the rows.
-      `WITH changed AS (UPDATE webhook_endpoints SET ${sets.join(', ')} WHERE team_id = $1 AND id = $2
-       RETURNING ${ENDPOINT_COLUMNS}) SELECT * FROM changed`,
-      values,
-    );
+    const row = await this.endpoints.update(teamId, id, dto, new Date(this.clock.now()));
     if (!row) throw new RecordNotFoundError('Webhook endpoint');
     return WebhookEndpointResponse.from(row);
   }
 
   async remove(teamId: string, id: string): Promise<void> {
-    const gone = await teamScopedQuery<{ id: string }>(
-      this.db.manager,
-      teamId,
-      'WITH gone AS (DELETE FROM webhook_endpoints WHERE team_id = $1 AND id = $2 RETURNING id) SELECT id FROM gone',
-      [id],
-    );
-    if (gone.length === 0) throw new RecordNotFoundError('Webhook endpoint');
+    if (!(await this.endpoints.delete(teamId, id))) throw new RecordNotFoundError('Webhook endpoint');
   }
 
   /** A new secret; the old one keeps signing (beside it) for 24 hours. */
   async rotateSecret(teamId: string, id: string): Promise<WebhookEndpointWithSecretResponse> {
     const secret = newSecret();
     const now = this.clock.now();
-    const [row] = await teamScopedQuery<WebhookEndpointRow>(
-      this.db.manager,
+    const row = await this.endpoints.rotateSecret(
       teamId,
-      `WITH changed AS (
-         UPDATE webhook_endpoints
-            SET previous_secret = secret, previous_secret_until = $3, secret = $4, updated_at = $5
-          WHERE team_id = $1 AND id = $2 RETURNING ${ENDPOINT_COLUMNS})
-       SELECT * FROM changed`,
-      [id, new Date(now + PREVIOUS_SECRET_MS), secret, new Date(now)],
+      id,
+      secret,
+      new Date(now + PREVIOUS_SECRET_MS),
+      new Date(now),
     );
     if (!row) throw new RecordNotFoundError('Webhook endpoint');
     return { ...WebhookEndpointResponse.from(row), secret };
@@ -176,62 +125,21 @@ export class WebhookEndpointsService {
     const now = new Date(this.clock.now());
     const eventId = `evt_${randomBytes(16).toString('hex')}`;
     const body = JSON.stringify({ id: eventId, type: 'ping', createdAt: now.toISOString(), data: { object: { id } } });
-    const [row] = await teamScopedQuery<DeliveryRow>(
-      this.db.manager,
-      teamId,
-      `INSERT INTO webhook_deliveries (team_id, endpoint_id, event_id, type, body, next_attempt_at, created_at)
-       SELECT $1, $2, $3, 'ping', $4, $5, $5 WHERE EXISTS (SELECT 1 FROM webhook_endpoints WHERE team_id = $1 AND id = $2)
-       RETURNING ${DELIVERY_COLUMNS}`,
-      [id, eventId, body, now],
-    );
+    const row = await this.deliveryRows.queueFor(teamId, id, { id: eventId, type: 'ping', body }, now);
     if (!row) throw new RecordNotFoundError('Webhook endpoint');
     return WebhookDeliveryResponse.from(row);
   }
 
-  async deliveries(teamId: string, id: string, query: WebhookPageQuery): Promise<Page<WebhookDeliveryResponse>> {
+  async deliveries(teamId: string, id: string, query: Paging): Promise<Page<WebhookDeliveryResponse>> {
     await this.get(teamId, id);
-    const rows = await teamScopedQuery<DeliveryRow & { total: number }>(
-      this.db.manager,
-      teamId,
-      `SELECT ${DELIVERY_COLUMNS}, count(*) OVER ()::int AS total FROM webhook_deliveries
-        WHERE team_id = $1 AND endpoint_id = $2 ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4`,
-      [id, query.pageSize, (query.page - 1) * query.pageSize],
-    );
-    const total =
-      rows[0]?.total ??
-      (
-        await teamScopedQuery<{ n: number }>(
-          this.db.manager,
-          teamId,
-          'SELECT count(*)::int AS n FROM webhook_deliveries WHERE team_id = $1 AND endpoint_id = $2',
-          [id],
-        )
-      )[0].n;
+    const [rows, total] = await this.deliveryRows.list(teamId, id, query);
     return pageOf(rows.map(WebhookDeliveryResponse.from), total, query);
   }
 
   /** Sends a delivery again now (a failed one gets a fresh round of attempts). */
   async retry(teamId: string, id: string, deliveryId: string): Promise<WebhookDeliveryResponse> {
-    const [row] = await teamScopedQuery<DeliveryRow>(
-      this.db.manager,
-      teamId,
-      `WITH changed AS (
-         UPDATE webhook_deliveries SET state = 'pending', next_attempt_at = $4, locked_until = NULL, attempts = 0
-          WHERE team_id = $1 AND endpoint_id = $2 AND id = $3 RETURNING ${DELIVERY_COLUMNS})
-       SELECT * FROM changed`,
-      [id, deliveryId, new Date(this.clock.now())],
-    );
+    const row = await this.deliveryRows.retry(teamId, id, deliveryId, new Date(this.clock.now()));
     if (!row) throw new RecordNotFoundError('Webhook delivery');
-    await this.db.query(`SELECT pg_notify('webhook_delivery', '')`);
     return WebhookDeliveryResponse.from(row);
-  }
-
-  private async count(teamId: string): Promise<number> {
-    const [{ n }] = await teamScopedQuery<{ n: number }>(
-      this.db.manager,
-      teamId,
-      'SELECT count(*)::int AS n FROM webhook_endpoints WHERE team_id = $1',
-    );
-    return n;
   }
 }

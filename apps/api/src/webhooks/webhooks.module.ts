@@ -1,12 +1,14 @@
 import { Module } from '@nestjs/common';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository.js';
 import { WebhookDispatcher } from './webhook-dispatcher.js';
 import { WebhookEndpointsController } from './webhook-endpoints.controller.js';
+import { WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
 import { WebhookEndpointsService } from './webhook-endpoints.service.js';
 
 /** Webhook endpoints (`/v1/webhook-endpoints`) and the dispatcher that sends their deliveries. */
 @Module({
   controllers: [WebhookEndpointsController],
-  providers: [WebhookEndpointsService, WebhookDispatcher],
+  providers: [WebhookEndpointsService, WebhookEndpointsRepository, WebhookDeliveriesRepository, WebhookDispatcher],
   exports: [WebhookEndpointsService, WebhookDispatcher],
 })
 export class WebhooksModule {}

@@ -1,6 +1,6 @@
 export * from './team-scoped.repository.js';
 export * from './team-owned.entity.js';
-export * from './transactions.js';
+export { ambientManager, preparedQuery, runInTransaction, teamScopedQuery, Transactions } from './transactions.js';
 export * from './connection-errors.js';
 export * from './remembered-by-version.js';
 export * from './named-statements.js';

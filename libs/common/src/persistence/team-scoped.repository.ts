@@ -1,7 +1,7 @@
 import { EntityManager, ObjectLiteral, Repository } from 'typeorm';
 import type { ListSort, PageQuery } from '../pagination/page.query.js';
 import { RememberedByVersion, TEAM_VERSION_SQL } from './remembered-by-version.js';
-import { ambientManager, runInTransaction, teamScopedQuery } from './transactions.js';
+import { ambientManager, preparedQuery, runInTransaction, runTeamSql, teamScopedQuery } from './transactions.js';
 
 export interface TeamOwned extends ObjectLiteral {
   teamId: string;
@@ -72,23 +72,41 @@ const PAGE_KNOWN = '__pageKnown';
 const REMEMBERED_TOTALS = 4096;
 const REMEMBERED_PAGE_ROWS = 5000;
 
+/** What a list asks for: a page, and optionally an order (newest first by default) and a lower bound on `updatedAt`. */
+export type Paging = Pick<PageQuery, 'page' | 'pageSize'> & Partial<Pick<PageQuery, 'sort' | 'updatedSince'>>;
+
+/** How a table's lists are paged (`TeamScopedTable.pageRows`). */
+export interface PagingOptions {
+  /**
+   * Remember totals and pages by the team's change version (the default). Only for tables every write to which
+   * records an event in its transaction (the resources): an event moves the version. A table written without
+   * events (webhook endpoints, deliveries) reads its page and total on every request.
+   */
+  rememberByVersion?: boolean;
+}
+
 /**
- * The one place where team scoping happens. Every read is SQL run through `teamSql`, which binds the team as
- * `$1` and refuses text that does not compare a `team_id` with it, so no query can forget the team; rows come
- * back in the resource's row type (`shape.columns`). Writes take the team as their first argument and put it
- * in the row or the WHERE clause. The API-key lookup (libs/common/src/auth) is the only query outside this
- * class: it is the query that finds the team.
+ * The one place where team scoping happens, for any team-owned table read and written in SQL. Every statement
+ * is run through `teamSql`, which binds the team as `$1` and refuses text that does not compare a `team_id`
+ * with it, so no query can forget the team; rows come back in the table's row type (`shape.columns`). The
+ * statements that are not scoped by team (they find the team, or an operator's cross-team command) are
+ * gathered in `libs/common/src/persistence/unscoped.ts`.
  */
-export abstract class TeamScopedRepository<TEntity extends TeamOwned, TRow extends { id: string }> {
-  /** Exact totals of this resource's lists, and pages of them, by team, request and the team's change version. */
+export abstract class TeamScopedTable<TRow extends { id: string }> {
+  /** Exact totals of this table's lists, and pages of them, by team, request and the team's change version. */
   private readonly totals = new RememberedByVersion<number>(REMEMBERED_TOTALS);
   private readonly pages = new RememberedByVersion<TRow[]>(REMEMBERED_PAGE_ROWS, (rows) => rows.length);
+  private readonly remembers: boolean;
 
   protected constructor(
-    protected readonly repository: Repository<TEntity>,
+    /** The manager used outside a request's transaction (the data source's). */
+    protected readonly defaultManager: EntityManager,
     protected readonly alias: string,
     protected readonly shape: RowShape,
-  ) {}
+    paging: PagingOptions = {},
+  ) {
+    this.remembers = paging.rememberByVersion ?? true;
+  }
 
   /** Hand-written SQL through `teamScopedQuery`, in the request's transaction when it has one. */
   protected teamSql<R>(
@@ -98,7 +116,7 @@ export abstract class TeamScopedRepository<TEntity extends TeamOwned, TRow exten
     manager?: EntityManager,
     options: { prepared?: boolean } = {},
   ): Promise<R[]> {
-    return teamScopedQuery<R>(manager ?? ambientManager() ?? this.repository.manager, teamId, text, params, options);
+    return teamScopedQuery<R>(manager ?? ambientManager() ?? this.defaultManager, teamId, text, params, options);
   }
 
   /** `teamSql` as a prepared statement: only for SQL whose plan is the same whatever the values (`teamScopedQuery`). */
@@ -136,11 +154,7 @@ export abstract class TeamScopedRepository<TEntity extends TeamOwned, TRow exten
    * (`RememberedByVersion`). Inside a transaction both are always read and never remembered: the transaction may
    * see writes of its own whose event is not yet recorded.
    */
-  protected async pageRows(
-    teamId: string,
-    paging: Pick<PageQuery, 'page' | 'pageSize' | 'sort' | 'updatedSince'>,
-    filter: RowFilter = {},
-  ): Promise<[TRow[], number]> {
+  protected async pageRows(teamId: string, paging: Paging, filter: RowFilter = {}): Promise<[TRow[], number]> {
     const { table, columns, joins = '' } = this.shape;
     const a = this.alias;
     const params = [...(filter.params ?? [])];
@@ -150,7 +164,7 @@ export abstract class TeamScopedRepository<TEntity extends TeamOwned, TRow exten
     const where = conditions.join(' AND ');
     const order = orderBy(a, paging.sort);
     const count = filter.total ?? `SELECT count(*) AS total FROM ${table} ${a} WHERE ${where}`;
-    const filterKey = ambientManager() ? undefined : `${teamId} ${where} ${JSON.stringify(params)}`;
+    const filterKey = ambientManager() || !this.remembers ? undefined : `${teamId} ${where} ${JSON.stringify(params)}`;
     const pageKey = filterKey && `${filterKey} ${order} ${paging.pageSize} ${paging.page}`;
     const knownTotal = filterKey === undefined ? undefined : this.totals.get(filterKey);
     const knownPage = pageKey === undefined ? undefined : this.pages.get(pageKey);
@@ -198,6 +212,36 @@ export abstract class TeamScopedRepository<TEntity extends TeamOwned, TRow exten
     return [page, total];
   }
 
+  /**
+   * Inserts one row of the team (`team_id` is set to the team by construction) from column names to values, and
+   * answers what `returning` (written against the alias) reads of it.
+   */
+  protected async insertRow<R>(
+    teamId: string,
+    values: Record<string, unknown>,
+    returning: string,
+    manager?: EntityManager,
+  ): Promise<R> {
+    const columns = Object.keys(values);
+    const placeholders = columns.map((_, index) => `$${index + 2}`);
+    const [row] = await runTeamSql<R>(
+      manager ?? ambientManager() ?? this.defaultManager,
+      teamId,
+      `INSERT INTO ${this.shape.table} AS ${this.alias} (team_id, ${columns.join(', ')})
+       VALUES ($1, ${placeholders.join(', ')}) RETURNING ${returning}`,
+      Object.values(values),
+    );
+    return row;
+  }
+
+  /**
+   * Serialises `purpose` for the team until the transaction ends (e.g. checking a per-team limit and then
+   * inserting): a transaction-scoped advisory lock on the team's id and the purpose, which reads no table.
+   */
+  async lockTeam(teamId: string, purpose: string, manager: EntityManager): Promise<void> {
+    await preparedQuery(manager, `SELECT pg_advisory_xact_lock(hashtext($2 || ':' || $1))`, [teamId, purpose]);
+  }
+
   /** Which of `ids` are the team's records. */
   async existingIds(teamId: string, ids: string[], manager?: EntityManager): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
@@ -243,7 +287,25 @@ export abstract class TeamScopedRepository<TEntity extends TeamOwned, TRow exten
       await check();
       return this.delete(teamId, id);
     };
-    return ambientManager() ? work() : runInTransaction(this.repository.manager.connection, work);
+    return ambientManager() ? work() : runInTransaction(this.defaultManager.connection, work);
+  }
+}
+
+/**
+ * A resource's repository: `TeamScopedTable` over a TypeORM entity, whose inserts and updates go through the
+ * entity's column mapping (domain names in, columns out).
+ */
+export abstract class TeamScopedRepository<
+  TEntity extends TeamOwned,
+  TRow extends { id: string },
+> extends TeamScopedTable<TRow> {
+  protected constructor(
+    protected readonly repository: Repository<TEntity>,
+    alias: string,
+    shape: RowShape,
+    paging: PagingOptions = {},
+  ) {
+    super(repository.manager, alias, shape, paging);
   }
 
   /** Inserts one of the team's records (the entity maps domain names to columns). */

@@ -52,6 +52,21 @@ export function teamScopedQuery<R>(
   options: { prepared?: boolean } = {},
 ): Promise<R[]> {
   if (!/team_id = \$1\b/.test(text)) throw new Error('team-scoped SQL must compare team_id with $1');
+  return runTeamSql<R>(manager, teamId, text, params, options);
+}
+
+/**
+ * Runs SQL whose team scoping was built in by its caller (e.g. an INSERT that puts `$1` in `team_id`), with
+ * the team bound as `$1`. Only the persistence helpers that construct such SQL call it; it is not exported
+ * from the library.
+ */
+export function runTeamSql<R>(
+  manager: EntityManager,
+  teamId: string,
+  text: string,
+  params: unknown[],
+  options: { prepared?: boolean } = {},
+): Promise<R[]> {
   const values = [teamId, ...params];
   return options.prepared ? statements.query<R>(manager, text, values) : manager.query<R[]>(text, values);
 }

@@ -1,4 +1,8 @@
-import { PagingQuery } from '@app/common';
+import { OmitType } from '@nestjs/swagger';
+import { PageQuery } from '@app/common';
 
-/** `page` and `pageSize` of the endpoint and delivery lists (newest first). */
-export class WebhookPageQuery extends PagingQuery {}
+/**
+ * The endpoint and delivery lists' query: `page`, `pageSize`, `sort` and `updatedSince`, as every list takes
+ * (newest first by default); they have no `search`.
+ */
+export class WebhookPageQuery extends OmitType(PageQuery, ['search'] as const) {}

@@ -1,16 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { EVENT_TYPES } from '@app/common';
-
-export interface WebhookEndpointRow {
-  id: string;
-  url: string;
-  description: string | null;
-  types: string[] | null;
-  enabled: boolean;
-  disabled_reason: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
+import type { DeliveryRow, WebhookEndpointRow } from '../webhook.rows.js';
 
 export class WebhookEndpointResponse {
   @ApiProperty({ format: 'uuid', readOnly: true })
@@ -46,9 +36,9 @@ export class WebhookEndpointResponse {
       description: row.description,
       types: row.types,
       enabled: row.enabled,
-      disabledReason: row.disabled_reason,
-      createdAt: row.created_at.toISOString(),
-      updatedAt: row.updated_at.toISOString(),
+      disabledReason: row.disabledReason,
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
     };
   }
 }
@@ -58,17 +48,6 @@ export class WebhookEndpointWithSecretResponse extends WebhookEndpointResponse {
   /** `whsec_…`: verify deliveries with it (Standard Webhooks); shown only here. */
   @ApiProperty({ readOnly: true, example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' })
   secret!: string;
-}
-
-export interface DeliveryRow {
-  id: string;
-  event_id: string;
-  type: string;
-  state: 'pending' | 'succeeded' | 'failed';
-  attempts: number;
-  last_status: number | null;
-  last_error: string | null;
-  next_attempt_at: Date | null;
 }
 
 export class WebhookDeliveryResponse {
@@ -98,16 +77,25 @@ export class WebhookDeliveryResponse {
   @ApiProperty({ type: String, format: 'date-time', nullable: true, readOnly: true })
   nextAttemptAt!: string | null;
 
+  @ApiProperty({ format: 'date-time', readOnly: true })
+  createdAt!: string;
+
+  /** When the delivery last changed (an attempt, a retry). */
+  @ApiProperty({ format: 'date-time', readOnly: true })
+  updatedAt!: string;
+
   static from(this: void, row: DeliveryRow): WebhookDeliveryResponse {
     return {
       id: row.id,
-      eventId: row.event_id,
+      eventId: row.eventId,
       type: row.type,
       state: row.state,
       attempts: row.attempts,
-      lastStatus: row.last_status,
-      lastError: row.last_error,
-      nextAttemptAt: row.next_attempt_at ? row.next_attempt_at.toISOString() : null,
+      lastStatus: row.lastStatus,
+      lastError: row.lastError,
+      nextAttemptAt: row.nextAttemptAt,
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
     };
   }
 }
