@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
 import pg from 'pg';
-import { createApi } from '../dist/apps/api/src/bootstrap.js';
+import { createApi } from '../dist/apps/api/src/core/bootstrap.js';
 import { loadConfig } from '../dist/libs/common/src/index.js';
 import { runPendingMigrations, startEmbeddedDatabase } from '../dist/libs/database/src/index.js';
 

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { openApiDocumentOf } from '../apps/api/src/configure-app.js';
+import { openApiDocumentOf } from '../apps/api/src/core/configure-app.js';
 import { ResponseConformance, type OpenApiDocument } from './support/openapi-conformance.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { openApiDocumentOf } from '../apps/api/src/configure-app.js';
+import { openApiDocumentOf } from '../apps/api/src/core/configure-app.js';
 import { bearer, createTestApp, type TestApp } from './support/test-app.js';
 
 // Every keyed write (POST, PUT, DELETE) honours Idempotency-Key and records its event: the decorator that

@@ -3,8 +3,8 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import pg from 'pg';
 import request from 'supertest';
 import TestAgent from 'supertest/lib/agent.js';
-import { createApi } from '../../apps/api/src/bootstrap.js';
-import { openApiDocumentOf } from '../../apps/api/src/configure-app.js';
+import { createApi } from '../../apps/api/src/core/bootstrap.js';
+import { openApiDocumentOf } from '../../apps/api/src/core/configure-app.js';
 import { ApiKeysService, AppConfig, loadConfig, ManualClock, type CreatedKey, type Logger } from '@app/common';
 import { ResponseConformance, type OpenApiDocument } from './openapi-conformance.js';
 

@@ -1,8 +1,8 @@
 import { AppConfig, createLogger, loadConfig } from '@app/common';
 import { resolveDatabase, runPendingMigrations } from '@app/database';
-import { createApi } from './bootstrap.js';
-import { ProcessLifecycle } from './lifecycle.js';
-import { announceListening, announceMigrations, createDemoTeamIfEmpty, listen } from './start-up.js';
+import { createApi } from './core/bootstrap.js';
+import { ProcessLifecycle } from './core/lifecycle.js';
+import { announceListening, announceMigrations, createDemoTeamIfEmpty, listen } from './core/start-up.js';
 
 function loadConfigOrExit(): AppConfig {
   try {

@@ -17,7 +17,7 @@ import {
   TrimStringsPipe,
   type Logger,
 } from '@app/common';
-import { ApiMetrics } from './metrics/index.js';
+import { ApiMetrics } from '../metrics/index.js';
 
 export const API_PREFIX = 'v1';
 export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;

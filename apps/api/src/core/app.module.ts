@@ -14,12 +14,12 @@ import {
   SystemClock,
 } from '@app/common';
 import { dataSourceOptions } from '@app/database';
-import { DashboardModule } from './dashboard/index.js';
-import { EventsModule } from './events/index.js';
-import { WebhooksModule } from './webhooks/index.js';
-import { HealthModule } from './health/health.module.js';
-import { RESOURCES } from './resources.js';
-import { MetricsModule } from './metrics/index.js';
+import { DashboardModule } from '../dashboard/index.js';
+import { EventsModule } from '../events/index.js';
+import { WebhooksModule } from '../webhooks/index.js';
+import { HealthModule } from '../health/index.js';
+import { RESOURCES } from '../resources.js';
+import { MetricsModule } from '../metrics/index.js';
 
 export interface AppModuleOptions {
   config: AppConfig;
