@@ -23,7 +23,8 @@ export class CreateWorkOrderDto {
 
   /**
    * The id of the team's unit (property) where the work is needed: create a unit with `POST /v1/units` (or find
-   * one with `GET /v1/units`) and paste its `id` here; the example id names no unit of yours.
+   * one with `GET /v1/units`) and paste its `id` here. The example id is the demo team's unit (so it works as it
+   * stands with the demo key), no unit of another team.
    */
   @RequiredId({ example: UNIT_EXAMPLE.id })
   unitId!: string;
