@@ -48,8 +48,8 @@ describeBrowser('Swagger UI try-it-out in Chromium', () => {
       has: page.locator(`.opblock-summary-path[data-path="${path}"]`),
     });
     await block.locator('.opblock-summary').first().click();
-    await block.getByRole('button', { name: 'Try it out' }).click();
-    await block.getByRole('button', { name: 'Execute' }).click();
+    await block.locator('button.try-out__btn').click();
+    await block.locator('button.execute').click();
     const status = block.locator('.live-responses-table .response .response-col_status').first();
     await status.waitFor();
     return (await status.innerText()).trim();
@@ -61,8 +61,8 @@ describeBrowser('Swagger UI try-it-out in Chromium', () => {
     await page.goto(`${base}/docs`);
     await page.getByRole('button', { name: 'Authorize' }).first().click();
     await page.locator('.auth-container input').first().fill(`Bearer ${apiKey}`);
-    await page.locator('.auth-btn-wrapper').getByRole('button', { name: 'Authorize' }).click();
-    await page.getByRole('button', { name: 'Close' }).click();
+    await page.getByRole('button', { name: 'Apply credentials' }).click();
+    await page.locator('.modal-ux button.btn-done').click();
 
     const statuses: Record<string, string> = {};
     for (const path of creates) statuses[path] = await execute(page, 'post', path);
