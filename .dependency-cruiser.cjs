@@ -1,7 +1,8 @@
 /**
  * The import rules CI enforces (`npm run check:architecture`): no cycles anywhere, libraries never import an
  * app, and a feature folder of the API reaches another only through that folder's `index.ts` (its module and
- * what the module exports), never into its files.
+ * what the module exports) or its example data (`<name>.example.ts`, which imports no code), never into its other
+ * files. (`npm run check:architecture` also runs scripts/check-plumbing.mjs: no resource is named in libs/common.)
  * @type {import('dependency-cruiser').IConfiguration}
  */
 module.exports = {
@@ -18,7 +19,17 @@ module.exports = {
       severity: 'error',
       comment: 'A feature imports another only through its index.ts (the module and its exports).',
       from: { path: '^apps/api/src/([^/]+)/' },
-      to: { path: '^apps/api/src/[^/]+/', pathNot: ['^apps/api/src/$1/', '^apps/api/src/[^/]+/index\\.ts$'] },
+      to: {
+        path: '^apps/api/src/[^/]+/',
+        pathNot: ['^apps/api/src/$1/', '^apps/api/src/[^/]+/index\\.ts$', '^apps/api/src/[^/]+/[^/]+\\.example\\.ts$'],
+      },
+    },
+    {
+      name: 'example-data',
+      severity: 'error',
+      comment: 'An example file is plain data any feature may read: it imports only other example files.',
+      from: { path: '\\.example\\.ts$' },
+      to: { pathNot: '\\.example\\.ts$' },
     },
     {
       name: 'libs-not-apps',

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createDemoRecords } from '../apps/api/src/demo-records.js';
 import { bearer, createTestApp, type TestApp } from './support/test-app.js';
 
 // Swagger UI's "Try it out" pre-fills each request body with a sample it builds from the schema's examples, and
@@ -153,7 +154,13 @@ describe('OpenAPI examples (what Swagger UI pre-fills)', () => {
   };
 
   /** Builds the pre-filled body, substitutes the ids it cannot know, sends it and returns the answer. */
-  async function tryItOut(method: 'post' | 'put', path: string, url: string, substitutions: Substitution[] = []) {
+  async function tryItOut(
+    method: 'post' | 'put',
+    path: string,
+    url: string,
+    substitutions: Substitution[] = [],
+    as: [string, string] = auth,
+  ) {
     const op = operation(method, path);
     const placeholders: string[] = [];
     const body = prefilledBody(doc, op, placeholders);
@@ -175,9 +182,18 @@ describe('OpenAPI examples (what Swagger UI pre-fills)', () => {
     return sut
       .http()
       [method](url)
-      .set(...auth)
+      .set(...as)
       .send(body);
   }
+
+  /** The URL Swagger UI calls for `path` as pre-filled: each path parameter replaced by its example. */
+  const prefilledUrl = (path: string, op: Operation): string =>
+    path.replace(/\{(\w+)\}/g, (_, name: string) => {
+      const parameter = op.parameters?.find((candidate) => candidate.in === 'path' && candidate.name === name);
+      const value = parameter?.example ?? parameter?.schema?.example;
+      if (typeof value !== 'string') throw new Error(`${path}: no example for ${name}`);
+      return value;
+    });
 
   const unitId: Substitution = { field: 'unitId', explainedBy: 'POST /v1/units', value: () => created.unit };
 
@@ -228,6 +244,41 @@ describe('OpenAPI examples (what Swagger UI pre-fills)', () => {
     const workOrder = (response.body as { data: { id: string; title: string; status: string; priority: string } }).data;
     expect(workOrder).toMatchObject({ title: 'Leaking tap in kitchen', status: 'reported', priority: '1' });
     created.workOrder = workOrder.id;
+  });
+
+  it('with the demo team’s records, creates through every POST as pre-filled, and reads and updates the ids the path examples name', async () => {
+    const demo = await sut.createTeam('Demo team');
+    const demoAuth = bearer(demo);
+    await createDemoRecords(sut.app, demo.teamId);
+    const creates = Object.entries(doc.paths).flatMap(([path, operations]) =>
+      operations.post?.requestBody && !path.includes('{') ? [path] : [],
+    );
+    expect(creates).toEqual(expect.arrayContaining(['/v1/units', '/v1/work-orders', '/v1/webhook-endpoints']));
+    for (const path of creates) {
+      const response = await tryItOut('post', path, path, [], demoAuth);
+      expect({ path, status: response.status, body: response.body as unknown }).toMatchObject({ path, status: 201 });
+    }
+
+    // Every record operation whose path id has an example: the demo team holds that record.
+    const withExampleIds = Object.entries(doc.paths).filter(
+      ([path, operations]) =>
+        /^\/v1\/[\w-]+\/\{\w+\}$/.test(path) &&
+        operations.get?.parameters?.some(
+          (parameter) => parameter.in === 'path' && (parameter.example ?? parameter.schema?.example) !== undefined,
+        ),
+    );
+    expect(withExampleIds.map(([path]) => path)).toEqual(
+      expect.arrayContaining(['/v1/units/{unitId}', '/v1/work-orders/{workOrderId}']),
+    );
+    for (const [path, operations] of withExampleIds) {
+      const read = await sut
+        .http()
+        .get(prefilledUrl(path, operations.get))
+        .set(...demoAuth);
+      expect({ path, status: read.status }).toEqual({ path, status: 200 });
+      const updated = await tryItOut('put', path, prefilledUrl(path, operations.put), [], demoAuth);
+      expect({ path, status: updated.status, body: updated.body as unknown }).toMatchObject({ path, status: 200 });
+    }
   });
 
   it('updates every resource with the pre-filled PUT bodies (ids of records the test made)', async () => {

@@ -2,6 +2,7 @@
 // resource in the project's shape from the templates beside this file, registers it in apps/api/src/resources.ts
 // and its migration in the migrations index, and formats everything with the project's Prettier settings.
 // Nothing is written until every check has passed, so a refused run leaves the tree as it was.
+import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -103,6 +104,7 @@ function conflict(root, values, outputs, templateTexts) {
     `${values.Items}Controller`,
     `${values.Items}Service`,
     `${values.Items}Repository`,
+    `${values.ITEM}_EXAMPLE`,
   ];
   const declaration = new RegExp(
     `(\\b(class|interface|type|enum|const|function)\\s+|\\bimport\\s+(type\\s+)?\\{[^}]*\\b|enumName: ')(${declared.join('|')})\\b`,
@@ -134,13 +136,20 @@ function closingLine(lines, opening, file) {
   return end;
 }
 
-/** resources.ts with the feature's import (in path order among the feature imports) and its entry appended. */
+/**
+ * resources.ts with the feature's imports (in path order among the feature imports) and its entry appended: the
+ * module (routes and, from its controller, the event types), the entity, and the example record the demo team
+ * gets. Everything else about the resource is derived from that entry.
+ */
 function registerResource(text, values) {
   let lines = text.split('\n');
   const folder = values['items-kebab'];
-  const names = [values.Item, `${values.Items}Module`].sort();
-  const importLine = `import { ${names.join(', ')} } from './${folder}/index.js';`;
-  const featureImport = /^import .* from '\.\/([a-z-]+)\/index\.js';$/;
+  const names = [values.Item, `${values.Items}Module`, `${values.Items}Service`, `Create${values.Item}Dto`].sort();
+  const example = `${values.ITEM}_EXAMPLE`;
+  const importLine =
+    `import { ${example} } from './${folder}/${values['item-kebab']}.example.js';\n` +
+    `import { ${names.join(', ')} } from './${folder}/index.js';`;
+  const featureImport = /^import .* from '\.\/([a-z-]+)\/[a-z.-]+\.js';$/;
   const features = lines.flatMap((line, index) => {
     const match = featureImport.exec(line);
     return match ? [{ index, folder: match[1] }] : [];
@@ -150,7 +159,12 @@ function registerResource(text, values) {
   lines = insertAt(lines, after ? after.index : features[features.length - 1].index + 1, importLine);
   const end = closingLine(lines, /^export const RESOURCES\b/, RESOURCES_FILE);
   // Appended: the list's order is the order of the routes in the API and the OpenAPI document.
-  lines = insertAt(lines, end, `  { module: ${values.Items}Module, entities: [${values.Item}] },`);
+  lines = insertAt(
+    lines,
+    end,
+    `  { module: ${values.Items}Module, entities: [${values.Item}], ` +
+      `example: { record: ${example}, create: Create${values.Item}Dto, service: ${values.Items}Service } },`,
+  );
   return lines.join('\n');
 }
 
@@ -176,7 +190,8 @@ async function formatted(root, path, text) {
 async function planResource(root, plural, singular) {
   const problem = nameProblem(plural, singular);
   if (problem) throw new Refusal(problem, { usage: true });
-  const values = { ...resourceNames(plural, singular), timestamp: migrationTimestamp(root) };
+  // The example record's id: fixed once generated, as the OpenAPI document and the demo team show it.
+  const values = { ...resourceNames(plural, singular), timestamp: migrationTimestamp(root), example_id: randomUUID() };
 
   const templates = templateFiles().map((file) => ({ file, text: readFileSync(file, 'utf8') }));
   const outputs = templates.map(({ file, text }) => {

@@ -1,7 +1,8 @@
 // `npm run test:generator [-- --keep]`: proves the generator in a throwaway copy of the repository (its tracked
 // files as they are in the working tree, node_modules linked): generate a resource, then type-check, lint,
-// format-check and architecture-check it, build, run its migration down and up again, and run its own e2e spec
-// — with no hand edits. Any failure fails the run. `--keep` leaves the copy for a look afterwards.
+// format-check and architecture-check it, build, run its migration down and up again, run its own e2e spec, and
+// prove it first-class on the built service (first-class.mjs: its events on the feed with `types=`, a webhook
+// endpoint for them) — with no hand edits. Any failure fails the run. `--keep` leaves the copy for a look afterwards.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import {
@@ -31,6 +32,7 @@ const EXPECTED_FILES = [
   `apps/api/src/${NAME}/dto/update-inspection-visit.dto.ts`,
   `apps/api/src/${NAME}/index.ts`,
   `apps/api/src/${NAME}/inspection-visit.entity.ts`,
+  `apps/api/src/${NAME}/inspection-visit.example.ts`,
   `apps/api/src/${NAME}/inspection-visit.row.ts`,
   `apps/api/src/${NAME}/${NAME}.controller.ts`,
   `apps/api/src/${NAME}/${NAME}.module.ts`,
@@ -245,6 +247,13 @@ async function main() {
       ),
       migration: afterBuild(() =>
         node(copy, 'migration up, down, up', ['scripts/generate-resource/migration-round-trip.mjs', names.items_table]),
+      ),
+      firstClass: afterBuild(() =>
+        node(copy, 'first-class: the built service, the feed with types=, a webhook endpoint for the type', [
+          'scripts/generate-resource/first-class.mjs',
+          NAME,
+          names.item_text.replaceAll(' ', '_'),
+        ]),
       ),
       jest: afterBuild(() =>
         node(copy, `jest ${spec}`, [

@@ -1,5 +1,7 @@
 import { expect } from '@jest/globals';
 import type { Response } from 'supertest';
+import { getMetadataArgsStorage } from 'typeorm';
+import { RESOURCES } from '../../apps/api/src/resources.js';
 import { bearer, type Team, type TestApp } from './test-app.js';
 
 export type ListQuery = Record<string, string | number>;
@@ -49,12 +51,14 @@ export function resourceApi<Body>(path: string): ResourceApi<Body> {
   };
 }
 
-/** How many rows of `table` the team has, read straight from the database. */
-export async function countTeamRows(
-  sut: TestApp,
-  table: 'contractors' | 'landlords' | 'work_orders',
-  teamId: string,
-): Promise<number> {
+/** The tables of the registered resources (from their entities), so a generated resource's is one of them. */
+export const RESOURCE_TABLES: string[] = RESOURCES.flatMap((resource) => resource.entities).flatMap(
+  (entity) => getMetadataArgsStorage().tables.find((table) => table.target === entity)?.name ?? [],
+);
+
+/** How many rows of `table` (a registered resource's) the team has, read straight from the database. */
+export async function countTeamRows(sut: TestApp, table: string, teamId: string): Promise<number> {
+  expect(RESOURCE_TABLES).toContain(table);
   const [row] = await sut.sql<{ count: number }>(`SELECT count(*)::int AS count FROM ${table} WHERE team_id = $1`, [
     teamId,
   ]);

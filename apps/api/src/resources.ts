@@ -1,30 +1,86 @@
 import type { Type } from '@nestjs/common';
-import { ApiKey, Team } from '@app/common';
-import { Contractor, ContractorsModule } from './contractors/index.js';
-import { Landlord, LandlordsModule } from './landlords/index.js';
+import { ApiKey, eventRecordsOf, eventTypesOf, Team, type EventType } from '@app/common';
+import { CONTRACTOR_EXAMPLE } from './contractors/contractor.example.js';
+import { Contractor, ContractorsModule, ContractorsService, CreateContractorDto } from './contractors/index.js';
+import { LANDLORD_EXAMPLE } from './landlords/landlord.example.js';
+import { CreateLandlordDto, Landlord, LandlordsModule, LandlordsService } from './landlords/index.js';
 import { TenanciesModule, Tenancy } from './tenancies/index.js';
-import { Tenant, TenantsModule } from './tenants/index.js';
-import { Unit, UnitsModule } from './units/index.js';
-import { WorkOrder, WorkOrdersModule } from './work-orders/index.js';
+import { TENANT_EXAMPLE } from './tenants/tenant.example.js';
+import { CreateTenantDto, Tenant, TenantsModule, TenantsService } from './tenants/index.js';
+import { UNIT_EXAMPLE } from './units/unit.example.js';
+import { CreateUnitDto, Unit, UnitsModule, UnitsService } from './units/index.js';
+import { WORK_ORDER_EXAMPLE } from './work-orders/work-order.example.js';
+import { CreateWorkOrderDto, WorkOrder, WorkOrdersModule, WorkOrdersService } from './work-orders/index.js';
+
+/** A service that creates the resource's records; the demo team's example record is created with its example id. */
+interface CreatesRecords {
+  create(teamId: string, body: object, id?: string): Promise<unknown>;
+}
 
 /**
- * Every resource of the API, registered once: AppModule imports the modules (their routes appear in the API
- * and the OpenAPI document in this order) and the migration tooling (`ormconfig.ts`) takes the entities.
- * `npm run generate:resource` adds its line here.
+ * A resource's example record: `body` is what Swagger UI pre-fills its POST with, `id` the one its other examples
+ * (path parameters, other records' links) name. The demo team is given it under that id (demo-records.ts).
+ */
+export interface ResourceExample {
+  record: { id: string; body: object };
+  /** The create body's class: the example is validated and transformed as a request's body would be. */
+  create: Type;
+  service: Type<CreatesRecords>;
+}
+
+/**
+ * One resource, everything about it in one entry. `module` gives the routes (in this list's order in the API and
+ * the OpenAPI document) and, from its `@ConditionalResource` controllers, the event types; `entities` go to the
+ * migration tooling (`ormconfig.ts`); `example` is the record the demo team gets, in this list's order (a record
+ * that links to another comes after it).
  */
 export interface Resource {
   module: Type;
   entities: Type[];
+  example?: ResourceExample;
 }
 
+/** Every resource of the API, registered once. `npm run generate:resource` adds its entry here. */
 export const RESOURCES: Resource[] = [
-  { module: ContractorsModule, entities: [Contractor] },
-  { module: UnitsModule, entities: [Unit] },
+  {
+    module: ContractorsModule,
+    entities: [Contractor],
+    example: { record: CONTRACTOR_EXAMPLE, create: CreateContractorDto, service: ContractorsService },
+  },
+  {
+    module: UnitsModule,
+    entities: [Unit],
+    example: { record: UNIT_EXAMPLE, create: CreateUnitDto, service: UnitsService },
+  },
   { module: TenanciesModule, entities: [Tenancy] },
-  { module: TenantsModule, entities: [Tenant] },
-  { module: WorkOrdersModule, entities: [WorkOrder] },
-  { module: LandlordsModule, entities: [Landlord] },
+  {
+    module: TenantsModule,
+    entities: [Tenant],
+    example: { record: TENANT_EXAMPLE, create: CreateTenantDto, service: TenantsService },
+  },
+  {
+    module: WorkOrdersModule,
+    entities: [WorkOrder],
+    example: { record: WORK_ORDER_EXAMPLE, create: CreateWorkOrderDto, service: WorkOrdersService },
+  },
+  {
+    module: LandlordsModule,
+    entities: [Landlord],
+    example: { record: LANDLORD_EXAMPLE, create: CreateLandlordDto, service: LandlordsService },
+  },
 ];
 
 /** Every entity, for the migration tooling; the app itself loads them per module. */
 export const entities: Type[] = [Team, ApiKey, ...RESOURCES.flatMap((resource) => resource.entities)];
+
+/** The records that announce their changes (`work_order`), with their names in words (`Work order`). */
+export const EVENT_RECORDS = RESOURCES.flatMap((resource) => eventRecordsOf(resource.module));
+
+/** Every event type of the feed and of webhook endpoints' `types`, in this list's order. */
+export const EVENT_TYPES: EventType[] = eventTypesOf(EVENT_RECORDS.map(({ record }) => record));
+
+/** `a tenant, a unit … or a work order`-style words for descriptions: the announcing records' names, lowercase. */
+export function eventRecordNames(conjunction: string): string {
+  const names = EVENT_RECORDS.map(({ name }) => name.toLowerCase());
+  return names.length > 1 ? `${names.slice(0, -1).join(', ')} ${conjunction} ${names.at(-1)}` : names.join('');
+}

@@ -221,7 +221,7 @@ export interface paths {
         put?: never;
         /**
          * Report a work order
-         * @description `title` and `unitId` are required. `unitId` must be the id of one of your units: create one with `POST /v1/units` (or find one with `GET /v1/units`) and paste its `id` over the example. `tenantId` and `contractorId` are optional (`null`: none); their ids come from `POST /v1/tenants` and `POST /v1/contractors`. An id that names no record of the team is 400.
+         * @description `title` and `unitId` are required. `unitId` must be the id of one of your units: create one with `POST /v1/units` (or find one with `GET /v1/units`) and paste its `id` over the example, which names the demo team’s unit (so it works as it stands with the demo key). `tenantId` and `contractorId` are optional (`null`: none); their ids come from `POST /v1/tenants` and `POST /v1/contractors`. An id that names no record of the team is 400.
          *
          *     The work order starts `reported` with the team’s next code (`WO-1`, `WO-2`, …), `intakeChannel` `api`, `selfResolved` false and `resolvedAt` null. `priority` is `"0"` (emergency) to `"3"` (low), default `"2"`; the integers 0–3 are accepted too. `status` is not accepted here (400).
          */
@@ -325,7 +325,7 @@ export interface paths {
         };
         /**
          * Follow changes (the events feed)
-         * @description Every committed change of a tenant, unit, landlord, contractor or work order, once, in commit order (`<record>.created|updated|deleted`). Keep passing `pagination.next` as `after`: a reader that does sees every event of its team exactly once, including one whose transaction began earlier but committed later than one already read. `data.object` is the record as GET one returned it after the change (`{"id"}` for `.deleted`); `.updated` events add `previousAttributes`. Events are kept 30 days: an older `after` is 410. A read: it counts against the requests limit only. See docs/events.md.
+         * @description Every committed change of a contractor, unit, tenant, work order or landlord, once, in commit order (`<record>.created|updated|deleted`). Keep passing `pagination.next` as `after`: a reader that does sees every event of its team exactly once, including one whose transaction began earlier but committed later than one already read. `data.object` is the record as GET one returned it after the change (`{"id"}` for `.deleted`); `.updated` events add `previousAttributes`. Events are kept 30 days: an older `after` is 410. A read: it counts against the requests limit only. See docs/events.md.
          */
         get: operations["EventsController_list"];
         put?: never;
@@ -882,7 +882,7 @@ export interface components {
             readonly updatedAt: string;
         };
         /** @enum {string} */
-        EventType: "tenant.created" | "tenant.updated" | "tenant.deleted" | "unit.created" | "unit.updated" | "unit.deleted" | "landlord.created" | "landlord.updated" | "landlord.deleted" | "contractor.created" | "contractor.updated" | "contractor.deleted" | "work_order.created" | "work_order.updated" | "work_order.deleted";
+        EventType: "contractor.created" | "contractor.updated" | "contractor.deleted" | "unit.created" | "unit.updated" | "unit.deleted" | "tenant.created" | "tenant.updated" | "tenant.deleted" | "work_order.created" | "work_order.updated" | "work_order.deleted" | "landlord.created" | "landlord.updated" | "landlord.deleted";
         EventData: {
             /**
              * @description The record exactly as GET one returned it after the change; `{"id"}` only for `.deleted`.
@@ -1266,7 +1266,8 @@ export interface components {
                     /**
                      * Format: uuid
                      * @description The id of the team's unit (property) where the work is needed: create a unit with `POST /v1/units` (or find
-                     *     one with `GET /v1/units`) and paste its `id` here; the example id names no unit of yours.
+                     *     one with `GET /v1/units`) and paste its `id` here. The example id is the demo team's unit (so it works as it
+                     *     stands with the demo key), no unit of another team.
                      * @example 6f1c2a9e-3b4d-4e8f-9a1b-2c3d4e5f6a7b
                      */
                     unitId: string;
@@ -1314,7 +1315,8 @@ export interface components {
                     /**
                      * Format: uuid
                      * @description The id of the team's unit (property) where the work is needed: create a unit with `POST /v1/units` (or find
-                     *     one with `GET /v1/units`) and paste its `id` here; the example id names no unit of yours.
+                     *     one with `GET /v1/units`) and paste its `id` here. The example id is the demo team's unit (so it works as it
+                     *     stands with the demo key), no unit of another team.
                      * @example 6f1c2a9e-3b4d-4e8f-9a1b-2c3d4e5f6a7b
                      */
                     unitId?: string;
@@ -7378,7 +7380,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "Work order not found"
+                     *       "error": "Record not found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -7551,7 +7553,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "Work order not found"
+                     *       "error": "Record not found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -7780,7 +7782,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "Work order not found"
+                     *       "error": "Record not found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -7973,7 +7975,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "Work order not found"
+                     *       "error": "Record not found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -8166,7 +8168,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "Work order not found"
+                     *       "error": "Record not found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -8368,7 +8370,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "Work order not found"
+                     *       "error": "Record not found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -8542,7 +8544,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "Work order not found"
+                     *       "error": "Record not found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];

@@ -22,6 +22,7 @@ import { ContractorResponse } from './dto/contractor.response.js';
 import { CreateContractorDto } from './dto/create-contractor.dto.js';
 import { ListContractorsQuery } from './dto/list-contractors.query.js';
 import { UpdateContractorDto } from './dto/update-contractor.dto.js';
+import { CONTRACTOR_EXAMPLE } from './contractor.example.js';
 
 @ApiTags('Contractors')
 @Authenticated()
@@ -62,7 +63,7 @@ export class ContractorsController {
 
   @Get(':contractorId')
   @ApiOperation({ summary: 'Get a contractor' })
-  @ApiParam({ name: 'contractorId', format: 'uuid' })
+  @ApiParam({ name: 'contractorId', format: 'uuid', example: CONTRACTOR_EXAMPLE.id })
   @ApiGetOne(ContractorResponse)
   async get(@TeamId() teamId: string, @IdParam('contractorId') id: string): Promise<{ data: ContractorResponse }> {
     return { data: await this.contractors.get(teamId, id) };
@@ -73,7 +74,7 @@ export class ContractorsController {
     summary: 'Update a contractor',
     description: updateDescription('`status` may change here (`active`, `inactive`, `on_holiday`).'),
   })
-  @ApiParam({ name: 'contractorId', format: 'uuid' })
+  @ApiParam({ name: 'contractorId', format: 'uuid', example: CONTRACTOR_EXAMPLE.id })
   @ApiUpdate(ContractorResponse)
   async update(
     @TeamId() teamId: string,
@@ -91,7 +92,7 @@ export class ContractorsController {
       '204. Refused with 409 (naming them) while work orders are assigned to the contractor: unassign it ' +
       '(`contractorId: null`) or delete those first. Afterwards an assignment to it is 400.',
   })
-  @ApiParam({ name: 'contractorId', format: 'uuid' })
+  @ApiParam({ name: 'contractorId', format: 'uuid', example: CONTRACTOR_EXAMPLE.id })
   @ApiDelete(ContractorResponse, {
     409: 'Contractor is referred to by 2 work orders (WO-41, WO-42); delete them or change their contractorId first',
   })

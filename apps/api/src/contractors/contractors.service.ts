@@ -39,8 +39,8 @@ export class ContractorsService implements ConditionalSource {
     private readonly workOrders: WorkOrdersService,
   ) {}
 
-  async create(teamId: string, dto: CreateContractorDto): Promise<ContractorResponse> {
-    const id = randomUUID();
+  /** `id` is chosen only for the demo team's example record (apps/api/src/demo-records.ts). */
+  async create(teamId: string, dto: CreateContractorDto, id: string = randomUUID()): Promise<ContractorResponse> {
     await this.contractors.insert(teamId, {
       email: null,
       phoneNumber: null,

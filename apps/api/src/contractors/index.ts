@@ -1,2 +1,4 @@
 export * from './contractors.module.js';
 export * from './contractor.entity.js';
+export * from './contractors.service.js';
+export { CreateContractorDto } from './dto/create-contractor.dto.js';

@@ -3,6 +3,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { randomBytes } from 'node:crypto';
 import { AccountsService, ApiKeysService, AppConfig, type Logger } from '@app/common';
 import { API_PREFIX, DASHBOARD_PATH, DOCS_PATH, HEALTH_PATHS, METRICS_PATH, OPENAPI_PATH } from './configure-app.js';
+import { createDemoRecords } from './demo-records.js';
 
 /** The account made on an empty database outside production, beside the demo key. */
 export const DEMO_EMAIL = 'demo@example.com';
@@ -84,6 +85,8 @@ export async function createDemoTeamIfEmpty(
     return;
   }
   const demo = await keys.createTeam('Demo team');
+  // The documented examples' records, under their example ids: Swagger UI's try-it-out works as pre-filled.
+  await createDemoRecords(app, demo.teamId);
   const password = randomBytes(12).toString('base64url');
   await app.get(AccountsService).createUser(demo.teamId, DEMO_EMAIL, password);
   out.info(

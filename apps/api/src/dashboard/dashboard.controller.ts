@@ -10,7 +10,6 @@ import {
   Clock,
   ConflictError,
   DomainError,
-  EVENT_TYPES,
   isUuid,
   type EventType,
   Public,
@@ -18,6 +17,7 @@ import {
   type KeyAccess,
   type KeyListing,
 } from '@app/common';
+import { EVENT_TYPES } from '../resources.js';
 import { WebhookEndpointsService } from '../webhooks/index.js';
 import { clearCookie, cookiesOf, FORM_COOKIE, SESSION_COOKIE, setCookie } from './cookies.js';
 import { DashboardErrorFilter, DashboardError } from './dashboard-error.filter.js';

@@ -3,6 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors, Authenticated, EventsStore, RATE_LIMIT_HEADERS, TeamId } from '@app/common';
 import { EventListResponse } from './dto/event.response.js';
 import { ListEventsQuery } from './dto/list-events.query.js';
+import { eventRecordNames } from '../resources.js';
 
 @ApiTags('Events')
 @Authenticated()
@@ -14,7 +15,7 @@ export class EventsController {
   @ApiOperation({
     summary: 'Follow changes (the events feed)',
     description:
-      'Every committed change of a tenant, unit, landlord, contractor or work order, once, in commit order ' +
+      `Every committed change of a ${eventRecordNames('or')}, once, in commit order ` +
       '(`<record>.created|updated|deleted`). Keep passing `pagination.next` as `after`: a reader that does sees ' +
       'every event of its team exactly once, including one whose transaction began earlier but committed later ' +
       'than one already read. `data.object` is the record as GET one returned it after the change (`{"id"}` for ' +

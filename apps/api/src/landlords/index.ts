@@ -1,2 +1,4 @@
 export * from './landlords.module.js';
 export * from './landlord.entity.js';
+export * from './landlords.service.js';
+export { CreateLandlordDto } from './dto/create-landlord.dto.js';

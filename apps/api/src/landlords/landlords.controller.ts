@@ -22,6 +22,7 @@ import { ListLandlordsQuery } from './dto/list-landlords.query.js';
 import { UpdateLandlordDto } from './dto/update-landlord.dto.js';
 import { LANDLORD_STATUSES } from './landlord.entity.js';
 import { LandlordsService } from './landlords.service.js';
+import { LANDLORD_EXAMPLE } from './landlord.example.js';
 
 @ApiTags('Landlords')
 @Authenticated()
@@ -54,7 +55,7 @@ export class LandlordsController {
 
   @Get(':landlordId')
   @ApiOperation({ summary: 'Get a landlord' })
-  @ApiParam({ name: 'landlordId', format: 'uuid' })
+  @ApiParam({ name: 'landlordId', format: 'uuid', example: LANDLORD_EXAMPLE.id })
   @ApiGetOne(LandlordResponse)
   async get(@TeamId() teamId: string, @IdParam('landlordId') id: string): Promise<{ data: LandlordResponse }> {
     return { data: await this.landlords.get(teamId, id) };
@@ -65,7 +66,7 @@ export class LandlordsController {
     summary: 'Update a landlord',
     description: updateDescription('`status` may change here (`active` or `inactive`).'),
   })
-  @ApiParam({ name: 'landlordId', format: 'uuid' })
+  @ApiParam({ name: 'landlordId', format: 'uuid', example: LANDLORD_EXAMPLE.id })
   @ApiUpdate(LandlordResponse)
   async update(
     @TeamId() teamId: string,
@@ -78,7 +79,7 @@ export class LandlordsController {
   @Delete(':landlordId')
   @HttpCode(204)
   @ApiOperation({ summary: 'Delete a landlord', description: '204. Always possible: nothing refers to a landlord.' })
-  @ApiParam({ name: 'landlordId', format: 'uuid' })
+  @ApiParam({ name: 'landlordId', format: 'uuid', example: LANDLORD_EXAMPLE.id })
   @ApiDelete(LandlordResponse)
   async remove(@TeamId() teamId: string, @IdParam('landlordId') id: string): Promise<void> {
     await this.landlords.remove(teamId, id);

@@ -18,8 +18,8 @@ const DEFAULTS = { email: null, phoneNumber: null, fullAddress: null, status: 'a
 export class LandlordsService implements ConditionalSource {
   constructor(private readonly landlords: LandlordsRepository) {}
 
-  async create(teamId: string, dto: CreateLandlordDto): Promise<LandlordResponse> {
-    const id = randomUUID();
+  /** `id` is chosen only for the demo team's example record (apps/api/src/demo-records.ts). */
+  async create(teamId: string, dto: CreateLandlordDto, id: string = randomUUID()): Promise<LandlordResponse> {
     const landlord = { ...DEFAULTS, ...presentFields(dto, WRITABLE_FIELDS), id } as Omit<Landlord, 'teamId'>;
     await this.landlords.insert(teamId, landlord);
     return this.get(teamId, id);

@@ -1,2 +1,4 @@
 export * from './tenants.module.js';
 export * from './tenant.entity.js';
+export * from './tenants.service.js';
+export { CreateTenantDto } from './dto/create-tenant.dto.js';

@@ -20,6 +20,7 @@ import { ListTenantsQuery } from './dto/list-tenants.query.js';
 import { TenantResponse } from './dto/tenant.response.js';
 import { UpdateTenantDto } from './dto/update-tenant.dto.js';
 import { TenantsService } from './tenants.service.js';
+import { TENANT_EXAMPLE } from './tenant.example.js';
 
 @ApiTags('Tenants')
 @Authenticated()
@@ -57,7 +58,7 @@ export class TenantsController {
 
   @Get(':tenantId')
   @ApiOperation({ summary: 'Get a tenant' })
-  @ApiParam({ name: 'tenantId', format: 'uuid' })
+  @ApiParam({ name: 'tenantId', format: 'uuid', example: TENANT_EXAMPLE.id })
   @ApiGetOne(TenantResponse)
   async get(@TeamId() teamId: string, @IdParam('tenantId') id: string): Promise<{ data: TenantResponse }> {
     return { data: await this.tenants.get(teamId, id) };
@@ -71,7 +72,7 @@ export class TenantsController {
         'keeps its id. Unit ids come from `POST /v1/units` or `GET /v1/units`.',
     ),
   })
-  @ApiParam({ name: 'tenantId', format: 'uuid' })
+  @ApiParam({ name: 'tenantId', format: 'uuid', example: TENANT_EXAMPLE.id })
   @ApiUpdate(TenantResponse)
   async update(
     @TeamId() teamId: string,
@@ -89,7 +90,7 @@ export class TenantsController {
       '204. Refused with 409 (naming them) while work orders refer to the tenant: clear their `tenantId` or ' +
       'delete them first. Its unit links go with it; afterwards a link to it is 400.',
   })
-  @ApiParam({ name: 'tenantId', format: 'uuid' })
+  @ApiParam({ name: 'tenantId', format: 'uuid', example: TENANT_EXAMPLE.id })
   @ApiDelete(TenantResponse, {
     409: 'Tenant is referred to by 2 work orders (WO-41, WO-42); delete them or change their tenantId first',
   })

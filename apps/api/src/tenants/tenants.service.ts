@@ -36,8 +36,8 @@ export class TenantsService implements ConditionalSource {
     private readonly workOrders: WorkOrdersService,
   ) {}
 
-  async create(teamId: string, dto: CreateTenantDto): Promise<TenantResponse> {
-    const id = randomUUID();
+  /** `id` is chosen only for the demo team's example record (apps/api/src/demo-records.ts). */
+  async create(teamId: string, dto: CreateTenantDto, id: string = randomUUID()): Promise<TenantResponse> {
     await this.transactions.run(async (manager) => {
       const unitIds = await this.checkUnitIds(teamId, dto.unitIds, manager);
       const tenant = { ...DEFAULTS, ...presentFields(dto, WRITABLE_FIELDS), id } as Omit<Tenant, 'teamId'>;

@@ -1,3 +1,5 @@
 export * from './units.module.js';
 export * from './units.repository.js';
 export * from './unit.entity.js';
+export * from './units.service.js';
+export { CreateUnitDto } from './dto/create-unit.dto.js';

@@ -20,6 +20,7 @@ import { ListUnitsQuery } from './dto/list-units.query.js';
 import { UnitResponse } from './dto/unit.response.js';
 import { UpdateUnitDto } from './dto/update-unit.dto.js';
 import { UnitsService } from './units.service.js';
+import { UNIT_EXAMPLE } from './unit.example.js';
 
 @ApiTags('Units')
 @Authenticated()
@@ -51,7 +52,7 @@ export class UnitsController {
 
   @Get(':unitId')
   @ApiOperation({ summary: 'Get a unit' })
-  @ApiParam({ name: 'unitId', format: 'uuid' })
+  @ApiParam({ name: 'unitId', format: 'uuid', example: UNIT_EXAMPLE.id })
   @ApiGetOne(UnitResponse)
   async get(@TeamId() teamId: string, @IdParam('unitId') id: string): Promise<{ data: UnitResponse }> {
     return { data: await this.units.get(teamId, id) };
@@ -62,7 +63,7 @@ export class UnitsController {
     summary: 'Update a unit',
     description: updateDescription('`fullAddress` is recomputed from the parts after the change.'),
   })
-  @ApiParam({ name: 'unitId', format: 'uuid' })
+  @ApiParam({ name: 'unitId', format: 'uuid', example: UNIT_EXAMPLE.id })
   @ApiUpdate(UnitResponse)
   async update(
     @TeamId() teamId: string,
@@ -80,7 +81,7 @@ export class UnitsController {
       '204. Refused with 409 (naming them) while work orders refer to the unit: delete those or move them to ' +
       'another unit first. Its tenant links go with it; afterwards a link to it is 400.',
   })
-  @ApiParam({ name: 'unitId', format: 'uuid' })
+  @ApiParam({ name: 'unitId', format: 'uuid', example: UNIT_EXAMPLE.id })
   @ApiDelete(UnitResponse, {
     409: 'Unit is referred to by 2 work orders (WO-41, WO-42); delete them or change their unitId first',
   })

@@ -32,8 +32,8 @@ export class UnitsService implements ConditionalSource {
     private readonly workOrders: WorkOrdersService,
   ) {}
 
-  async create(teamId: string, dto: CreateUnitDto): Promise<UnitResponse> {
-    const id = randomUUID();
+  /** `id` is chosen only for the demo team's example record (apps/api/src/demo-records.ts). */
+  async create(teamId: string, dto: CreateUnitDto, id: string = randomUUID()): Promise<UnitResponse> {
     const parts = { ...DEFAULTS, ...presentFields(dto, ADDRESS_PARTS) } as AddressParts;
     await this.units.insert(teamId, { ...withFullAddress(parts), id } as Omit<Unit, 'teamId'>);
     return this.get(teamId, id);

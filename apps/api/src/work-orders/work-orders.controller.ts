@@ -22,6 +22,7 @@ import { UpdateWorkOrderDto } from './dto/update-work-order.dto.js';
 import { WorkOrderResponse } from './dto/work-order.response.js';
 import { WORK_ORDER_PRIORITIES, WORK_ORDER_STATUSES } from './work-order.entity.js';
 import { WorkOrdersService } from './work-orders.service.js';
+import { WORK_ORDER_EXAMPLE } from './work-order.example.js';
 
 @ApiTags('Work orders')
 @Authenticated()
@@ -36,7 +37,8 @@ export class WorkOrdersController {
     summary: 'Report a work order',
     description:
       '`title` and `unitId` are required. `unitId` must be the id of one of your units: create one with ' +
-      '`POST /v1/units` (or find one with `GET /v1/units`) and paste its `id` over the example. `tenantId` and ' +
+      '`POST /v1/units` (or find one with `GET /v1/units`) and paste its `id` over the example, which names the ' +
+      'demo team’s unit (so it works as it stands with the demo key). `tenantId` and ' +
       '`contractorId` are optional (`null`: none); their ids come from `POST /v1/tenants` and ' +
       '`POST /v1/contractors`. An id that names no record of the team is 400.\n\n' +
       'The work order starts `reported` with the team’s next code (`WO-1`, `WO-2`, …), `intakeChannel` `api`, ' +
@@ -66,7 +68,7 @@ export class WorkOrdersController {
 
   @Get(':workOrderId')
   @ApiOperation({ summary: 'Get a work order' })
-  @ApiParam({ name: 'workOrderId', format: 'uuid' })
+  @ApiParam({ name: 'workOrderId', format: 'uuid', example: WORK_ORDER_EXAMPLE.id })
   @ApiGetOne(WorkOrderResponse)
   async get(@TeamId() teamId: string, @IdParam('workOrderId') id: string): Promise<{ data: WorkOrderResponse }> {
     return { data: await this.workOrders.get(teamId, id) };
@@ -86,7 +88,7 @@ export class WorkOrdersController {
         '`POST /v1/units` or `GET /v1/units`; `contractorId: null` unassigns the contractor.',
     ),
   })
-  @ApiParam({ name: 'workOrderId', format: 'uuid' })
+  @ApiParam({ name: 'workOrderId', format: 'uuid', example: WORK_ORDER_EXAMPLE.id })
   @ApiUpdate(WorkOrderResponse, { 409: 'Cannot change status from completed to cancelled' })
   async update(
     @TeamId() teamId: string,
@@ -104,7 +106,7 @@ export class WorkOrdersController {
       '204. Always possible. Its code is never given to another work order; list totals and the assigned ' +
       'contractor’s `completedJobs` no longer count it.',
   })
-  @ApiParam({ name: 'workOrderId', format: 'uuid' })
+  @ApiParam({ name: 'workOrderId', format: 'uuid', example: WORK_ORDER_EXAMPLE.id })
   @ApiDelete(WorkOrderResponse)
   async remove(@TeamId() teamId: string, @IdParam('workOrderId') id: string): Promise<void> {
     await this.workOrders.remove(teamId, id);

@@ -39,9 +39,12 @@ export class WorkOrdersService implements ConditionalSource {
     private readonly clock: Clock,
   ) {}
 
-  /** Links are checked by the database's team-scoped foreign keys: a bad one rolls back the number too. */
-  async create(teamId: string, dto: CreateWorkOrderDto): Promise<WorkOrderResponse> {
-    const row = await this.workOrders.create(teamId, randomUUID(), {
+  /**
+   * Links are checked by the database's team-scoped foreign keys: a bad one rolls back the number too. `id` is
+   * chosen only for the demo team's example record (apps/api/src/demo-records.ts).
+   */
+  async create(teamId: string, dto: CreateWorkOrderDto, id: string = randomUUID()): Promise<WorkOrderResponse> {
+    const row = await this.workOrders.create(teamId, id, {
       title: dto.title,
       description: dto.description ?? null,
       status: 'reported',

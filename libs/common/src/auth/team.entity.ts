@@ -8,9 +8,8 @@ export class Team {
   @Column({ type: 'text' })
   name!: string;
 
-  /** Last work order number handed out; bumped in the same transaction as the insert, so codes have no gaps. */
-  @Column({ name: 'last_work_order_number', type: 'integer', default: 0 })
-  lastWorkOrderNumber!: number;
+  // The app's features may keep per-team counters in columns of their own here, read and written only by their
+  // own SQL (and not mapped on this library's entity).
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz', precision: 3 })
   createdAt!: Date;

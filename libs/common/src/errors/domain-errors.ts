@@ -11,14 +11,14 @@ export class DomainError extends Error {
   }
 }
 
-/** `404 {"error":"Work order not found"}`: a record of another team is answered exactly as a missing one. */
+/** `404 {"error":"<Name> not found"}`: a record of another team is answered exactly as a missing one. */
 export class RecordNotFoundError extends DomainError {
   constructor(resource: string) {
     super('not_found', `${resource} not found`);
   }
 }
 
-/** A body links to a record that does not exist for the caller's team (unitId, tenantId, contractorId). */
+/** A body links to a record that does not exist for the caller's team (an `…Id` field naming another record). */
 export class InvalidReferenceError extends DomainError {
   constructor(field: string, resource: string) {
     super('invalid_reference', `${field} must reference an existing ${resource.toLowerCase()}`);

@@ -1,17 +1,54 @@
-import { EVENT_TYPES, previousAttributes } from './event-types.js';
+import { Controller, Module } from '@nestjs/common';
+import { ConditionalResource } from '../safe-writes/conditional-resource.js';
+import { eventRecordsOf, eventTypesOf, previousAttributes } from './event-types.js';
+
+class Source {
+  get = (): Promise<object> => Promise.resolve({});
+  lock = (): Promise<boolean> => Promise.resolve(true);
+}
+
+@ConditionalResource({ source: Source, idParam: 'visitId', name: 'Site visit' })
+@Controller('site-visits')
+class SiteVisitsController {}
+
+@ConditionalResource({ source: Source, idParam: 'noteId', name: 'Note', event: 'memo' })
+@Controller('notes')
+class NotesController {}
+
+@Controller('status')
+class StatusController {}
+
+@Module({ controllers: [StatusController, SiteVisitsController, NotesController] })
+class RecordsModule {}
+
+@Module({})
+class EmptyModule {}
 
 describe('event types', () => {
-  it('lists the 15 types: five records, created, updated and deleted', () => {
-    expect(EVENT_TYPES).toHaveLength(15);
-    expect(EVENT_TYPES).toContain('work_order.updated');
-    expect(EVENT_TYPES).toContain('tenant.deleted');
+  it("reads a module's announcing controllers: the name in snake case unless the controller names one", () => {
+    expect(eventRecordsOf(RecordsModule)).toEqual([
+      { record: 'site_visit', name: 'Site visit' },
+      { record: 'memo', name: 'Note' },
+    ]);
+    expect(eventRecordsOf(EmptyModule)).toEqual([]);
+  });
+
+  it('gives each record created, updated and deleted, in order', () => {
+    expect(eventTypesOf(['site_visit', 'memo'])).toEqual([
+      'site_visit.created',
+      'site_visit.updated',
+      'site_visit.deleted',
+      'memo.created',
+      'memo.updated',
+      'memo.deleted',
+    ]);
   });
 });
 
 describe('previousAttributes', () => {
   it('holds the old values of the changed top-level fields, embedded objects compared deeply, never updatedAt', () => {
-    const before = { id: 'a', name: 'Old', tenant: { id: 't', name: 'Ann' }, tags: ['x'], updatedAt: '1' };
-    const after = { id: 'a', name: 'New', tenant: { id: 't', name: 'Ann' }, tags: ['x', 'y'], updatedAt: '2' };
+    const before = { id: 'a', name: 'Old', owner: { id: 't', name: 'Ann' }, tags: ['x'], updatedAt: '1' };
+    const after = { id: 'a', name: 'New', owner: { id: 't', name: 'Ann' }, tags: ['x', 'y'], updatedAt: '2' };
     expect(previousAttributes(before, after)).toEqual({ name: 'Old', tags: ['x'] });
   });
 

@@ -1,15 +1,33 @@
-/** The records that announce their changes, as they appear in event types (`work_order.updated`). */
-export const EVENT_RESOURCES = ['tenant', 'unit', 'landlord', 'contractor', 'work_order'] as const;
+import { MODULE_METADATA } from '@nestjs/common/constants.js';
+import type { Type } from '@nestjs/common';
+import { CONDITIONAL_RESOURCE, type ConditionalResourceOptions } from '../safe-writes/conditional-resource.js';
+
 export const EVENT_ACTIONS = ['created', 'updated', 'deleted'] as const;
 
-export type EventResource = (typeof EVENT_RESOURCES)[number];
 export type EventAction = (typeof EVENT_ACTIONS)[number];
-export type EventType = `${EventResource}.${EventAction}`;
+/** `<record>.<action>`; the records are the app's, which derives its catalogue with `eventRecordsOf`. */
+export type EventType = `${string}.${EventAction}`;
 
-/** Every event type of the feed, in catalogue order. */
-export const EVENT_TYPES = EVENT_RESOURCES.flatMap((resource) =>
-  EVENT_ACTIONS.map((action): EventType => `${resource}.${action}`),
-);
+/** A record's name in event types, unless its controller names one: its name in words in snake case. */
+export function eventRecordOf(resource: ConditionalResourceOptions): string {
+  return resource.event ?? resource.name.toLowerCase().replace(/\s+/g, '_');
+}
+
+/**
+ * The records a module's controllers announce (each `@ConditionalResource` controller writes events), with their
+ * names in words: read from the decorators, so a list of event types can never disagree with what is written.
+ */
+export function eventRecordsOf(module: Type): Array<{ record: string; name: string }> {
+  const controllers = (Reflect.getMetadata(MODULE_METADATA.CONTROLLERS, module) ?? []) as Type[];
+  return controllers.flatMap((controller) => {
+    const resource = Reflect.getMetadata(CONDITIONAL_RESOURCE, controller) as ConditionalResourceOptions | undefined;
+    return resource ? [{ record: eventRecordOf(resource), name: resource.name }] : [];
+  });
+}
+
+/** Every event type of the given records, in their order, each created, updated, deleted. */
+export const eventTypesOf = (records: readonly string[]): EventType[] =>
+  records.flatMap((record) => EVENT_ACTIONS.map((action): EventType => `${record}.${action}`));
 
 /** Events are kept this long; a cursor older than that gets 410. */
 export const EVENT_RETENTION_MS = 30 * 86_400_000;

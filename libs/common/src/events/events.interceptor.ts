@@ -10,7 +10,7 @@ import {
   lockedRecord,
 } from '../safe-writes/conditional-resource.js';
 import { isUuid } from '../validation/id-param.js';
-import { previousAttributes, type EventAction, type EventResource, type EventType } from './event-types.js';
+import { eventRecordOf, previousAttributes, type EventAction, type EventType } from './event-types.js';
 import { EventsStore } from './events.store.js';
 
 const ACTION_OF_METHOD: Record<string, EventAction | undefined> = {
@@ -18,11 +18,6 @@ const ACTION_OF_METHOD: Record<string, EventAction | undefined> = {
   PUT: 'updated',
   DELETE: 'deleted',
 };
-
-/** `Work order` → `work_order`: a resource's name in event types, unless its controller names one. */
-export function eventResourceOf(resource: ConditionalResourceOptions): EventResource {
-  return (resource.event ?? resource.name.toLowerCase().replace(/\s+/g, '_')) as EventResource;
-}
 
 /**
  * The outbox's writer (CONTRACT "Following changes"): a POST, PUT or DELETE of a resource runs in one transaction
@@ -53,7 +48,7 @@ export class EventsInterceptor implements NestInterceptor {
     const id = typeof rawId === 'string' && isUuid(rawId) ? rawId.toLowerCase() : undefined;
     // A malformed id is refused by validation: there is nothing to announce.
     if (action !== 'created' && !id) return next.handle();
-    const type: EventType = `${eventResourceOf(resource)}.${action}`;
+    const type: EventType = `${eventRecordOf(resource)}.${action}`;
 
     return from(
       this.transactions.run(async (manager): Promise<unknown> => {

@@ -39,7 +39,7 @@ describe(PinoNestLogger.name, () => {
 
   it('demotes Nest’s start-up chatter to debug', () => {
     const { sut, lines } = nestLoggerAt('info');
-    sut.log('Mapped {/v1/units, GET} route', 'RouterExplorer');
+    sut.log('Mapped {/v1/invoices, GET} route', 'RouterExplorer');
     sut.log('Nest application successfully started', 'NestApplication');
     expect(lines()).toEqual([]);
   });

@@ -15,7 +15,7 @@ export function pathOf(request: Request): string {
 }
 
 /**
- * The route the request matched, as declared (`/v1/work-orders/:workOrderId`), once it has been routed;
+ * The route the request matched, as declared (`/v1/invoices/:invoiceId`), once it has been routed;
  * `undefined` when no route matched: an unknown path (Nest answers those under `/v1` from a catch-all
  * `*path` route, which is no template), a Swagger UI asset, a body refused before routing.
  */

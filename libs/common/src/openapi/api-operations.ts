@@ -66,7 +66,7 @@ type ErrorExamples = Partial<Record<number, string>>;
 /** The 409 a write answers whatever its resource: its Idempotency-Key is still in use by a running request. */
 const IN_PROGRESS = 'A request with this Idempotency-Key is still in progress; retry later';
 
-/** The record's name in words, from its response class: `WorkOrderResponse` → `Work order`. */
+/** The record's name in words, from its response class: `InvoiceLineResponse` → `Invoice line`. */
 const recordName = (model: Type<unknown>): string => {
   const words = model.name.replace(/Response$/, '').replace(/(?<=[a-z])(?=[A-Z])/g, ' ');
   return words.charAt(0) + words.slice(1).toLowerCase();

@@ -30,7 +30,7 @@ function withoutUpdateDefaults(schemas: Record<string, Schema>): void {
 /**
  * Nest writes a nullable object property as `{nullable: true, allOf: [{$ref}]}`. OpenAPI 3.0.3 lets `nullable`
  * add null only to a `type` in the same schema, and the `allOf` still demands the object, so strict validators
- * (Prism, ajv) reject the `null` the API sends (a work order's `tenant` and `contractor`). The referenced object
+ * (Prism, ajv) reject the `null` the API sends (an embedded record that may be absent). The referenced object
  * is inlined instead, with `nullable: true` beside its own `type: object`.
  */
 function inlineNullableReferences(schemas: Record<string, Schema>): void {

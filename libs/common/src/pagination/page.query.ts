@@ -34,7 +34,7 @@ export class PagingQuery {
 export class PageQuery extends PagingQuery {
   /** Case-insensitive substring match (`%` and `_` are literal); trimmed; empty means no filter. */
   @IsOptional()
-  // eslint-disable-next-line no-control-regex -- the unit separator joins searched fields in the indexes
+  // eslint-disable-next-line no-control-regex -- the separator chr(31) joins searched fields in the indexes
   @Matches(/^[^\u0000-\u001f]*$/, { message: 'search must not contain control characters' })
   @MaxLength(200)
   @IsString()

@@ -191,7 +191,7 @@ async function consume3(store: SlidingWindowStore, key: string, times: number[])
 }
 
 // Skipped with a loud warning when no Redis answers, except under CI, which has Redis: see redisSuitesRun.
-(redisSuitesRun(redisUp, 'RedisSlidingWindowStore unit tests') ? describe : describe.skip)(
+(redisSuitesRun(redisUp, 'RedisSlidingWindowStore on its own') ? describe : describe.skip)(
   RedisSlidingWindowStore.name,
   () => {
     const prefix = `ppa:rl:test:${randomBytes(6).toString('hex')}`;

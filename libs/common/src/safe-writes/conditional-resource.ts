@@ -23,11 +23,11 @@ export async function lockedRecord(source: ConditionalSource, teamId: string, id
 export interface ConditionalResourceOptions {
   /** The service that reads and locks the record. */
   source: Type<ConditionalSource>;
-  /** The path parameter holding the record's id, e.g. `workOrderId`. */
+  /** The path parameter holding the record's id, e.g. `invoiceId`. */
   idParam: string;
-  /** The record's name in words, for the 404 (`Work order not found`). */
+  /** The record's name in words, for the 404 (`Invoice not found`). */
   name: string;
-  /** Its name in event types (`work_order.created`); default: `name` in snake case. */
+  /** Its name in event types (`invoice.created`); default: `name` in snake case. */
   event?: string;
 }
 

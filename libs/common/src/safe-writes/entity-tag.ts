@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 
 /**
  * A strong entity tag of a JSON body: a hash of the exact bytes sent, so it changes whenever the body would
- * (embedded parts included, such as a work order's tenant name) and two equal bodies share it.
+ * (embedded parts included, such as a linked record's name) and two equal bodies share it.
  */
 export function entityTagOf(json: string): string {
   return `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"`;

@@ -1,14 +1,14 @@
 /**
- * How deeply a request body may nest objects and arrays. Our bodies need 3 levels (a contractor, its
- * `insurance` list, an item); every pass over a parsed body (trimming, class-transformer, class-validator,
+ * How deeply a request body may nest objects and arrays. Our bodies need 3 levels (a record, one of
+ * its lists, an item); every pass over a parsed body (trimming, class-transformer, class-validator,
  * the idempotency fingerprint) walks it, and some of them recurse, so depth is refused before parsing.
  */
 export const MAX_BODY_DEPTH = 32;
 
 /**
  * How many object members and array items a request body may hold in total. The largest valid body has
- * under 900 (a contractor with 500 coverage postcodes, 50 trades, 50 certifications and 50 insurance items
- * of 3 fields); validating tens of thousands of unknown keys blocked the event loop for seconds, so such
+ * under 900 (a record with a list of 500 texts, another of 50 and two lists of 50
+ * items of 3 fields); validating tens of thousands of unknown keys blocked the event loop for seconds, so such
  * bodies are refused before parsing.
  */
 export const MAX_BODY_ENTRIES = 10_000;

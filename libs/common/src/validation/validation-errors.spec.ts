@@ -19,7 +19,7 @@ class Certification {
   type!: string;
 }
 
-class Contractor {
+class Supplier {
   @IsString()
   @MaxLength(5)
   companyName!: string;
@@ -31,7 +31,7 @@ class Contractor {
 }
 
 function validate(plain: object): ValidationError[] {
-  return validateSync(plainToInstance(Contractor, plain), {
+  return validateSync(plainToInstance(Supplier, plain), {
     whitelist: true,
     forbidNonWhitelisted: true,
     stopAtFirstError: true,
@@ -79,7 +79,7 @@ describe(describeValidationErrors.name, () => {
       children: [],
     };
     expect(describeValidationErrors([error])).toEqual(['insurance.0 must be an object']);
-    expect(describeValidationErrors([error], 'contractor')).toEqual(['contractor.insurance.0 must be an object']);
+    expect(describeValidationErrors([error], 'supplier')).toEqual(['supplier.insurance.0 must be an object']);
   });
 
   it('treats the field name as a prefix only when a space follows it', () => {
@@ -88,7 +88,7 @@ describe(describeValidationErrors.name, () => {
       constraints: { isString: 'names are odd' },
       children: [],
     };
-    expect(describeValidationErrors([error], 'landlord')).toEqual(['landlord.name: names are odd']);
+    expect(describeValidationErrors([error], 'owner')).toEqual(['owner.name: names are odd']);
   });
 
   it('returns nothing for no errors', () => {
@@ -97,7 +97,7 @@ describe(describeValidationErrors.name, () => {
 });
 
 describe(createValidationPipe.name, () => {
-  const metadata: ArgumentMetadata = { type: 'body', metatype: Contractor };
+  const metadata: ArgumentMetadata = { type: 'body', metatype: Supplier };
 
   it('joins several problems with "; " in one BadRequestException', async () => {
     const pipe = createValidationPipe();
@@ -121,7 +121,7 @@ describe(createValidationPipe.name, () => {
       { companyName: 'Acme', certifications: [{ type: 'Gas Safe' }] },
       metadata,
     );
-    expect(value).toBeInstanceOf(Contractor);
-    expect((value as Contractor).certifications[0]).toBeInstanceOf(Certification);
+    expect(value).toBeInstanceOf(Supplier);
+    expect((value as Supplier).certifications[0]).toBeInstanceOf(Certification);
   });
 });

@@ -2,8 +2,9 @@ import { ApiProperty } from '@nestjs/swagger';
 import { EXAMPLES } from '@app/common';
 import { CONTRACTOR_STATUSES, toCertification, toInsurance, type ContractorStatus } from '../contractor.entity.js';
 import type { ContractorRow } from '../contractor.row.js';
+import { CONTRACTOR_EXAMPLE } from '../contractor.example.js';
 
-const contractor = EXAMPLES.contractor;
+const contractor = CONTRACTOR_EXAMPLE;
 
 export class CertificationResponse {
   @ApiProperty({ example: contractor.certification.type })

@@ -1,18 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsNumber, IsPositive } from 'class-validator';
-import {
-  EXAMPLES,
-  ItemList,
-  OneOf,
-  OptionalDateTime,
-  OptionalEmail,
-  OptionalText,
-  RequiredText,
-  TextList,
-} from '@app/common';
+import { ItemList, OneOf, OptionalDateTime, OptionalEmail, OptionalText, RequiredText, TextList } from '@app/common';
 import { CONTRACTOR_STATUSES, type ContractorStatus } from '../contractor.entity.js';
+import { CONTRACTOR_EXAMPLE } from '../contractor.example.js';
 
-const contractor = EXAMPLES.contractor;
+const contractor = CONTRACTOR_EXAMPLE;
 
 export class CertificationDto {
   /** Kind of certification, e.g. "Gas Safe". */

@@ -1,4 +1,4 @@
-import { EVENT_TYPES } from '@app/common';
+import { EVENT_TYPES } from '../../resources.js';
 import type { WebhookDeliveryResponse, WebhookEndpointResponse } from '../../webhooks/index.js';
 import { html, type SafeHtml } from './html.js';
 import { csrfField, DASHBOARD, notice, page, type Notice, type Viewer } from './layout.js';

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { EVENT_TYPES } from '@app/common';
+import { EVENT_TYPES } from '../../resources.js';
 
 export class EventData {
   /** The record exactly as GET one returned it after the change; `{"id"}` only for `.deleted`. */

@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
-import { CommaList, EVENT_TYPES, ToInteger, type EventType } from '@app/common';
+import { CommaList, ToInteger, type EventType } from '@app/common';
+import { EVENT_TYPES } from '../../resources.js';
 
 /** `GET /v1/events`: a cursor, a type filter and a page size. */
 export class ListEventsQuery {

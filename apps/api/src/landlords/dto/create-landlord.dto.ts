@@ -1,7 +1,8 @@
-import { EXAMPLES, OneOf, OptionalEmail, OptionalText, RequiredText } from '@app/common';
+import { OneOf, OptionalEmail, OptionalText, RequiredText } from '@app/common';
 import { LANDLORD_STATUSES, type LandlordStatus } from '../landlord.entity.js';
+import { LANDLORD_EXAMPLE } from '../landlord.example.js';
 
-const landlord = EXAMPLES.landlord;
+const landlord = LANDLORD_EXAMPLE;
 
 export class CreateLandlordDto {
   /** The landlord's name, a person or a company. */

@@ -2,8 +2,9 @@ import { ApiProperty } from '@nestjs/swagger';
 import { EXAMPLES } from '@app/common';
 import { LANDLORD_STATUSES, type LandlordStatus } from '../landlord.entity.js';
 import type { LandlordRow } from '../landlord.row.js';
+import { LANDLORD_EXAMPLE } from '../landlord.example.js';
 
-const landlord = EXAMPLES.landlord;
+const landlord = LANDLORD_EXAMPLE;
 
 export class LandlordResponse {
   @ApiProperty({ format: 'uuid', readOnly: true, example: landlord.id })

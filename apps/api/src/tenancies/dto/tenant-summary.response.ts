@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { EXAMPLES } from '@app/common';
+import { TENANT_EXAMPLE } from '../../tenants/tenant.example.js';
 
-const tenant = EXAMPLES.tenant;
+const tenant = TENANT_EXAMPLE;
 
 /** A tenant as another record shows it. */
 export class TenantSummaryResponse {

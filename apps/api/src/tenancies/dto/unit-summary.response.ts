@@ -1,10 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { EXAMPLES } from '@app/common';
+import { UNIT_EXAMPLE } from '../../units/unit.example.js';
 
 /** A unit as another record shows it. */
 export class UnitSummaryResponse {
-  @ApiProperty({ format: 'uuid', example: EXAMPLES.unit.id })
+  @ApiProperty({ format: 'uuid', example: UNIT_EXAMPLE.id })
   id!: string;
-  @ApiProperty({ example: EXAMPLES.unit.fullAddress })
+  @ApiProperty({ example: UNIT_EXAMPLE.fullAddress })
   fullAddress!: string;
 }

@@ -1,6 +1,7 @@
-import { EXAMPLES, IdList, OptionalEmail, OptionalText, RequiredText } from '@app/common';
+import { IdList, OptionalEmail, OptionalText, RequiredText } from '@app/common';
+import { TENANT_EXAMPLE } from '../tenant.example.js';
 
-const tenant = EXAMPLES.tenant;
+const tenant = TENANT_EXAMPLE;
 
 /** Optional fields that are empty after trimming are stored as `null`. */
 export class CreateTenantDto {

@@ -2,15 +2,17 @@ import { ApiProperty } from '@nestjs/swagger';
 import { EXAMPLES } from '@app/common';
 import { UnitSummaryResponse } from '../../tenancies/index.js';
 import type { TenantRow } from '../tenant.row.js';
+import { TENANCY_EXAMPLE_ID } from '../../tenancies/tenancy.example.js';
+import { TENANT_EXAMPLE } from '../tenant.example.js';
 
-const tenant = EXAMPLES.tenant;
+const tenant = TENANT_EXAMPLE;
 
 // Each use keeps its own named subclass: the OpenAPI document publishes these names as schemas.
 export class LinkedUnitResponse extends UnitSummaryResponse {}
 
 export class TenantUnitLinkResponse {
   /** The link's id; the unit shows the same link with the same id. */
-  @ApiProperty({ format: 'uuid', example: EXAMPLES.tenancyId })
+  @ApiProperty({ format: 'uuid', example: TENANCY_EXAMPLE_ID })
   id!: string;
   unit!: LinkedUnitResponse;
 }

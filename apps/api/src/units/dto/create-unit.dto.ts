@@ -1,6 +1,7 @@
-import { EXAMPLES, OptionalText, RequiredText } from '@app/common';
+import { OptionalText, RequiredText } from '@app/common';
+import { UNIT_EXAMPLE } from '../unit.example.js';
 
-const unit = EXAMPLES.unit;
+const unit = UNIT_EXAMPLE;
 
 /** Optional parts that are empty after trimming are stored as `null`. */
 export class CreateUnitDto {

@@ -2,15 +2,17 @@ import { ApiProperty } from '@nestjs/swagger';
 import { EXAMPLES } from '@app/common';
 import { TenantSummaryResponse } from '../../tenancies/index.js';
 import type { UnitRow } from '../unit.row.js';
+import { TENANCY_EXAMPLE_ID } from '../../tenancies/tenancy.example.js';
+import { UNIT_EXAMPLE } from '../unit.example.js';
 
-const unit = EXAMPLES.unit;
+const unit = UNIT_EXAMPLE;
 
 // Each use keeps its own named subclass: the OpenAPI document publishes these names as schemas.
 export class LinkedTenantResponse extends TenantSummaryResponse {}
 
 export class UnitTenantLinkResponse {
   /** The link's id; the tenant shows the same link with the same id. */
-  @ApiProperty({ format: 'uuid', example: EXAMPLES.tenancyId })
+  @ApiProperty({ format: 'uuid', example: TENANCY_EXAMPLE_ID })
   id!: string;
   tenant!: LinkedTenantResponse;
 }

@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsIn, IsOptional } from 'class-validator';
-import { EVENT_TYPES, OptionalText, RequiredText, type EventType } from '@app/common';
+import { OptionalText, RequiredText, type EventType } from '@app/common';
+import { EVENT_TYPES } from '../../resources.js';
 
 export class CreateWebhookEndpointDto {
   /**

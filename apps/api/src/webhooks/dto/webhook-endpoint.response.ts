@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { EVENT_TYPES } from '@app/common';
+import { EVENT_TYPES } from '../../resources.js';
 import type { DeliveryRow, WebhookEndpointRow } from '../webhook.rows.js';
 
 export class WebhookEndpointResponse {

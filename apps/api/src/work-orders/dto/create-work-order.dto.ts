@@ -1,6 +1,8 @@
 import { Transform } from 'class-transformer';
-import { EXAMPLES, OneOf, OptionalId, OptionalText, RequiredId, RequiredText } from '@app/common';
+import { OneOf, OptionalId, OptionalText, RequiredId, RequiredText } from '@app/common';
 import { WORK_ORDER_PRIORITIES, type WorkOrderPriority } from '../work-order.entity.js';
+import { UNIT_EXAMPLE } from '../../units/unit.example.js';
+import { WORK_ORDER_EXAMPLE } from '../work-order.example.js';
 
 /** Integers 0–3 are accepted for convenience; the priority is always stored and returned as text. */
 const IntegerToText = (): PropertyDecorator =>
@@ -8,7 +10,7 @@ const IntegerToText = (): PropertyDecorator =>
     typeof value === 'number' && Number.isInteger(value) ? String(value) : value,
   );
 
-const workOrder = EXAMPLES.workOrder;
+const workOrder = WORK_ORDER_EXAMPLE;
 
 export class CreateWorkOrderDto {
   /** Short summary of the problem. */
@@ -21,9 +23,10 @@ export class CreateWorkOrderDto {
 
   /**
    * The id of the team's unit (property) where the work is needed: create a unit with `POST /v1/units` (or find
-   * one with `GET /v1/units`) and paste its `id` here; the example id names no unit of yours.
+   * one with `GET /v1/units`) and paste its `id` here. The example id is the demo team's unit (so it works as it
+   * stands with the demo key), no unit of another team.
    */
-  @RequiredId({ example: EXAMPLES.unit.id })
+  @RequiredId({ example: UNIT_EXAMPLE.id })
   unitId!: string;
 
   /**

@@ -8,8 +8,10 @@ import {
   type WorkOrderStatus,
 } from '../work-order.entity.js';
 import type { WorkOrderRow } from '../work-order.row.js';
+import { CONTRACTOR_EXAMPLE } from '../../contractors/contractor.example.js';
+import { WORK_ORDER_EXAMPLE } from '../work-order.example.js';
 
-const workOrder = EXAMPLES.workOrder;
+const workOrder = WORK_ORDER_EXAMPLE;
 
 // Each use keeps its own named subclass: the OpenAPI document publishes these names as schemas.
 export class WorkOrderTenantResponse extends TenantSummaryResponse {}
@@ -17,9 +19,9 @@ export class WorkOrderTenantResponse extends TenantSummaryResponse {}
 export class WorkOrderUnitResponse extends UnitSummaryResponse {}
 
 export class WorkOrderContractorResponse {
-  @ApiProperty({ format: 'uuid', example: EXAMPLES.contractor.id })
+  @ApiProperty({ format: 'uuid', example: CONTRACTOR_EXAMPLE.id })
   id!: string;
-  @ApiProperty({ example: EXAMPLES.contractor.companyName })
+  @ApiProperty({ example: CONTRACTOR_EXAMPLE.companyName })
   companyName!: string;
 }
 

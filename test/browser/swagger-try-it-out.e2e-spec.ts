@@ -1,0 +1,82 @@
+/// <reference lib="dom" />
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { mkdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import type { Browser, Page } from 'playwright-core';
+import { createDemoRecords } from '../../apps/api/src/demo-records.js';
+import { browserSuitesRun, launchChromium } from '../support/browser.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+
+// Swagger UI driven as a person drives it with the demo team's key: Authorize, then on every operation that
+// creates something, "Try it out" and "Execute" without touching the pre-filled body. The demo team holds the
+// documented example records (apps/api/src/demo-records.ts), so a work order's example unitId names a real unit.
+
+jest.setTimeout(180_000);
+
+const describeBrowser = browserSuitesRun('Swagger UI browser tests') ? describe : describe.skip;
+
+describeBrowser('Swagger UI try-it-out in Chromium', () => {
+  let sut: TestApp;
+  let base: string;
+  let apiKey: string;
+  let browser: Browser;
+  let creates: string[];
+
+  beforeAll(async () => {
+    sut = await createTestApp({ config: { WEBHOOKS_ALLOW_PRIVATE: true } });
+    const demo = await sut.createTeam('Demo team');
+    apiKey = demo.apiKey;
+    await createDemoRecords(sut.app, demo.teamId);
+    await sut.app.listen(0, '127.0.0.1');
+    base = `http://127.0.0.1:${(sut.app.getHttpServer().address() as AddressInfo).port}`;
+    const doc = (await sut.http().get('/v1/openapi.json')).body as {
+      paths: Record<string, Record<string, { requestBody?: unknown }>>;
+    };
+    creates = Object.entries(doc.paths).flatMap(([path, operations]) =>
+      operations.post?.requestBody && !path.includes('{') ? [path] : [],
+    );
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await sut?.close();
+  });
+
+  /** Expands the operation, clicks Try it out and Execute as pre-filled, and returns the status Swagger UI shows. */
+  async function execute(page: Page, method: string, path: string): Promise<string> {
+    const block = page.locator(`.opblock-${method}`).filter({
+      has: page.locator(`.opblock-summary-path[data-path="${path}"]`),
+    });
+    await block.locator('.opblock-summary').first().click();
+    await block.locator('button.try-out__btn').click();
+    await block.locator('button.execute').click();
+    const status = block.locator('.live-responses-table .response .response-col_status').first();
+    await status.waitFor();
+    return (await status.innerText()).trim();
+  }
+
+  it('creates one of every resource with the pre-filled bodies as they stand, and reads a work order by its example id', async () => {
+    expect(creates).toEqual(expect.arrayContaining(['/v1/units', '/v1/tenants', '/v1/work-orders']));
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${base}/docs`);
+    await page.getByRole('button', { name: 'Authorize' }).first().click();
+    await page.locator('.auth-container input').first().fill(`Bearer ${apiKey}`);
+    await page.getByRole('button', { name: 'Apply credentials' }).click();
+    await page.locator('.modal-ux button.btn-done').click();
+
+    const statuses: Record<string, string> = {};
+    for (const path of creates) statuses[path] = await execute(page, 'post', path);
+    expect(statuses).toEqual(Object.fromEntries(creates.map((path) => [path, '201'])));
+
+    // A path id is pre-filled too: the demo team's example work order.
+    expect(await execute(page, 'get', '/v1/work-orders/{workOrderId}')).toBe('200');
+
+    mkdirSync('.data/screenshots', { recursive: true });
+    const workOrders = page.locator('.opblock-post').filter({
+      has: page.locator('.opblock-summary-path[data-path="/v1/work-orders"]'),
+    });
+    await workOrders.scrollIntoViewIfNeeded();
+    await workOrders.screenshot({ path: '.data/screenshots/swagger-try-it-out-work-order.png' });
+    await page.close();
+  });
+});
