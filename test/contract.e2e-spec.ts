@@ -6,6 +6,7 @@ import {
   bodySchemaOf,
   countRows,
   createRecord,
+  listParametersOf,
   newBody,
   RESOURCES_UNDER_TEST,
   type RecordBody,
@@ -18,7 +19,9 @@ import { bearer, createTestApp, type Team, type TestApp } from './support/test-a
 // rules (fields, limits, filters, links, delete refusals) stay in its own spec.
 
 /** Ids that are not UUIDs, each answered 400 "<idParam> must be a UUID". */
-const NOT_UUIDS = ['not-a-uuid', 'abc', '123', 'null', `${UNKNOWN_ID}0`];
+const NOT_UUIDS = ['not-a-uuid', 'abc', '123', 'null', 'WO-1', `${UNKNOWN_ID}0`];
+/** Properties no body and no list takes. */
+const UNKNOWN = ['nickname', 'website', 'colour', 'foo'];
 
 describe.each(RESOURCES_UNDER_TEST)('$path: the generic contract', (resource) => {
   const { api, path, idParam, notFound } = resource;
@@ -45,6 +48,7 @@ describe.each(RESOURCES_UNDER_TEST)('$path: the generic contract', (resource) =>
       const before = await countRows(sut, resource, team.teamId);
       expectError(await sut.http().post(path).send(body), 401);
       expectError(await sut.http().post(path).set('Authorization', 'Bearer ppk_unknown').send(body), 401);
+      expectError(await sut.http().post(path).send({ nickname: 'x' }), 401);
       expectError(await sut.http().get(`${path}/${record.id}`), 401);
       expectError(
         await sut
@@ -55,6 +59,14 @@ describe.each(RESOURCES_UNDER_TEST)('$path: the generic contract', (resource) =>
       );
       expectError(await sut.http().get(`${path}/not-a-uuid`), 401);
       expectError(await sut.http().put(`${path}/${record.id}`).send({ nickname: 'x' }), 401);
+      expectError(
+        await sut
+          .http()
+          .put(`${path}/${record.id}`)
+          .set(...bearer('ppk_nope'))
+          .send({}),
+        401,
+      );
       expectError(await sut.http().delete(`${path}/${record.id}`), 401);
       expectError(await sut.http().get(path).query({ page: 0, nickname: 'x' }), 401);
       expect(await countRows(sut, resource, team.teamId)).toBe(before);
@@ -112,8 +124,10 @@ describe.each(RESOURCES_UNDER_TEST)('$path: the generic contract', (resource) =>
       expect(expectError(await api.post(sut, team, body), 400)).toBe('property teamId should not exist');
       const put = await api.put(sut, team, record.id, { teamId: other.teamId });
       expect(expectError(put, 400)).toBe('property teamId should not exist');
+      const claim = await api.put(sut, other, record.id, { teamId: other.teamId });
+      expect(expectError(claim, 400)).toBe('property teamId should not exist');
       expect(await countRows(sut, resource, other.teamId)).toBe(0);
-      expect((await api.get(sut, team, record.id)).body.data.teamId).toBe(team.teamId);
+      expect((await api.get(sut, team, record.id)).body).toEqual({ data: record });
     });
   });
 
@@ -126,7 +140,7 @@ describe.each(RESOURCES_UNDER_TEST)('$path: the generic contract', (resource) =>
 
     it('refuses them on POST with "property <name> should not exist" and stores nothing', async () => {
       const record = await create();
-      const fields = [...outputOnly(record, 'create'), 'nickname'];
+      const fields = [...outputOnly(record, 'create'), ...UNKNOWN];
       expect(fields).toEqual(expect.arrayContaining(['id', 'teamId', 'createdAt', 'updatedAt']));
       const before = await countRows(sut, resource, team.teamId);
       for (const field of fields) {
@@ -138,17 +152,15 @@ describe.each(RESOURCES_UNDER_TEST)('$path: the generic contract', (resource) =>
 
     it('refuses them on PUT and changes nothing', async () => {
       const record = await create();
-      const fields = [...outputOnly(record, 'update'), 'nickname'];
+      const fields = [...outputOnly(record, 'update'), ...UNKNOWN];
       expect(fields).toEqual(expect.arrayContaining(['id', 'teamId', 'createdAt', 'updatedAt']));
+      // Beside a valid change, which must not be applied either.
+      const change = await newBody(sut, team, resource);
       for (const field of fields) {
-        const response = await api.put(sut, team, record.id, { [field]: record[field] ?? 'x' });
+        const response = await api.put(sut, team, record.id, { ...change, [field]: record[field] ?? 'x' });
         expect(expectFieldError(response, field)).toBe(`property ${field} should not exist`);
       }
       expect((await api.get(sut, team, record.id)).body).toEqual({ data: record });
-    });
-
-    it('refuses an unknown list parameter', async () => {
-      expect(expectError(await api.list(sut, team, { nickname: 'x' }), 400)).toBe('property nickname should not exist');
     });
   });
 
@@ -198,24 +210,53 @@ describe.each(RESOURCES_UNDER_TEST)('$path: the generic contract', (resource) =>
     it('accepts pageSize 1 and 50 and refuses out-of-range or non-integer paging, naming the parameter', async () => {
       expect(idsOf(await api.list(sut, pageTeam, { pageSize: 1 }))).toEqual(expected.slice(0, 1));
       expect(idsOf(await api.list(sut, pageTeam, { pageSize: 50 }))).toEqual(expected);
+      expect((await api.list(sut, pageTeam, { pageSize: 1 })).body.pagination.pageCount).toBe(5);
+      expect((await api.list(sut, pageTeam, { pageSize: 5 })).body.pagination.pageCount).toBe(1);
       for (const [param, value] of [
         ['pageSize', 51],
         ['pageSize', 0],
+        ['pageSize', 'ten'],
+        ['pageSize', '2x'],
         ['page', 0],
         ['page', -1],
         ['page', 'abc'],
+        ['page', 'two'],
         ['page', '1.5'],
-        ['pageSize', '2x'],
       ] as const) {
         expectFieldError(await api.list(sut, pageTeam, { [param]: value }), param);
       }
     });
 
-    it('treats a blank search as no filter, accepts 200 characters and refuses 201', async () => {
-      expect(idsOf(await api.list(sut, pageTeam, { search: '   ' }))).toEqual(expected);
+    it('names the paging rule in the error text', async () => {
+      const error = async (query: Record<string, string | number>, param: string) =>
+        expectFieldError(await api.list(sut, pageTeam, query), param);
+      expect(await error({ pageSize: 51 }, 'pageSize')).toBe('pageSize must not be greater than 50');
+      expect(await error({ page: 0 }, 'page')).toBe('page must not be less than 1');
+      expect(await error({ page: 'abc' }, 'page')).toBe('page must be an integer number');
+      expect(await error({ pageSize: 1.5 }, 'pageSize')).toBe('pageSize must be an integer number');
+    });
+
+    it('treats an empty or blank search as no filter, accepts 200 characters and refuses 201', async () => {
+      for (const search of ['', '   ']) expect(idsOf(await api.list(sut, pageTeam, { search }))).toEqual(expected);
       const none = await api.list(sut, pageTeam, { search: text(200) });
       expect(none.body).toEqual({ data: [], pagination: { total: 0, page: 1, pageSize: 20, pageCount: 0 } });
-      expectFieldError(await api.list(sut, pageTeam, { search: text(201) }), 'search');
+      expect(expectFieldError(await api.list(sut, pageTeam, { search: text(201) }), 'search')).toBe(
+        'search must be shorter than or equal to 200 characters',
+      );
+      expectFieldError(await api.list(sut, pageTeam, { search: 'a\u001fb' }), 'search');
+    });
+
+    it('refuses every parameter it does not document, record fields that are not filters included', async () => {
+      const documented = listParametersOf(sut, resource);
+      const fields = Object.keys(bodySchemaOf(sut, resource, 'create').properties ?? {});
+      const undocumented = [...fields, 'teamId', 'id', 'limit', ...UNKNOWN].filter(
+        (name) => !documented.includes(name),
+      );
+      expect(undocumented).toEqual(expect.arrayContaining(['teamId', 'id', 'limit', 'nickname']));
+      for (const name of undocumented) {
+        const response = await api.list(sut, pageTeam, { [name]: UNKNOWN_ID });
+        expect(expectFieldError(response, `property ${name}`)).toBe(`property ${name} should not exist`);
+      }
     });
   });
 
@@ -244,8 +285,12 @@ describe.each(RESOURCES_UNDER_TEST)('$path: the generic contract', (resource) =>
     });
 
     it('refuses an unknown sort or a malformed updatedSince with 400 naming the parameter', async () => {
-      expect(expectError(await api.list(sut, team, { sort: 'name' }), 400)).toMatch(/^sort /);
-      expect(expectError(await api.list(sut, team, { updatedSince: 'yesterday' }), 400)).toMatch(/^updatedSince /);
+      for (const sort of ['name', 'companyName', 'id']) {
+        expect(expectError(await api.list(sut, team, { sort }), 400)).toMatch(/^sort /);
+      }
+      for (const updatedSince of ['yesterday', '2027-02-31']) {
+        expect(expectError(await api.list(sut, team, { updatedSince }), 400)).toMatch(/^updatedSince /);
+      }
     });
   });
 

@@ -94,6 +94,13 @@ export function bodySchemaOf(sut: TestApp, resource: ResourceUnderTest, operatio
   return resolveSchema(doc, found.body);
 }
 
+/** The query parameters `GET <path>` documents: paging, search, sort, updatedSince and the resource's filters. */
+export function listParametersOf(sut: TestApp, resource: ResourceUnderTest): string[] {
+  const list = operationsOf(documentOf(sut)).find((op) => op.method === 'GET' && op.path === resource.path);
+  if (!list) throw new Error(`the document describes no GET ${resource.path}`);
+  return list.query.map((parameter) => parameter.name);
+}
+
 /**
  * A valid create body built from the documented schema (required fields only): each required link (`unitId`)
  * to a new record of the team, made the same way, so a resource that needs another one gets it.
