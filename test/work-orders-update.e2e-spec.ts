@@ -10,7 +10,7 @@ import {
   type UnitRow,
   type WorkOrderBody,
 } from './factories/work-orders.js';
-import { bearer, createTestApp, type Team, type TestApp } from './support/test-app.js';
+import { createTestApp, type Team, type TestApp } from './support/test-app.js';
 import { expectError, expectFieldError } from './support/assertions.js';
 import { text } from './support/inputs.js';
 
@@ -178,21 +178,5 @@ describe('PUT /v1/work-orders/{workOrderId}', () => {
   it('answers 404 for a UUID of no work order, even with a body linking to no record', async () => {
     const response = await putWorkOrder(sut, team, randomUUID(), { title: 'x', unitId: randomUUID() });
     expect(expectError(response, 404)).toBe('Work order not found');
-  });
-
-  it('answers 400 naming the parameter for an id that is not a UUID', async () => {
-    expect(expectError(await putWorkOrder(sut, team, 'WO-1', { title: 'x' }), 400)).toBe('workOrderId must be a UUID');
-  });
-
-  it('answers 401 without a key', async () => {
-    const before = await createWorkOrder(sut, team, unit.id);
-    expectError(await sut.http().put(`/v1/work-orders/${before.id}`).send({ title: 'x' }), 401);
-    const wrongKey = await sut
-      .http()
-      .put(`/v1/work-orders/${before.id}`)
-      .set(...bearer('ppk_nope'))
-      .send({ title: 'x' });
-    expectError(wrongKey, 401);
-    await expectUnchanged(before);
   });
 });

@@ -12,6 +12,7 @@ export interface ResourceApi<Body> {
   put: (sut: TestApp, team: Team, id: string, body: unknown) => Promise<Response>;
   get: (sut: TestApp, team: Team, id: string) => Promise<Response>;
   list: (sut: TestApp, team: Team, query?: ListQuery) => Promise<Response>;
+  remove: (sut: TestApp, team: Team, id: string) => Promise<Response>;
   /** Posts `body`, expects 201 and returns the record as the API answered it. */
   create: (sut: TestApp, team: Team, body: unknown) => Promise<Body>;
 }
@@ -42,6 +43,11 @@ export function resourceApi<Body>(path: string): ResourceApi<Body> {
         .http()
         .get(path)
         .query(query)
+        .set(...bearer(team)),
+    remove: (sut, team, id) =>
+      sut
+        .http()
+        .delete(`${path}/${id}`)
         .set(...bearer(team)),
     create: async (sut, team, body) => {
       const response = await post(sut, team, body);
