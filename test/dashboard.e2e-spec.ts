@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import TestAgent from 'supertest/lib/agent.js';
-import { createTestApp, type TestApp } from './support/test-app.js';
+import { createTestApp, createTestDatabase, dropTestDatabase, type TestApp } from './support/test-app.js';
 
 // The dashboard's HTTP rules (CONTRACT "Developer dashboard"), over HTTP without a browser: cookies, CSRF,
 // sessions, sign-up switch, team isolation. The browser suite (test/browser) drives the same pages as a person.
@@ -140,11 +140,174 @@ describe('dashboard over HTTP', () => {
     );
     expect(keys).toEqual([]);
   });
+
+  it('refuses a sign-in token it did not sign: a planted ppa_form cookie echoed in the form (403)', async () => {
+    // Login CSRF: a page on a sibling origin can set a cookie for this host and post a form with the same value,
+    // signing the victim's browser into the attacker's account. The form's token must be the server's HMAC of
+    // the cookie's nonce, which only a page this server rendered holds.
+    await signUp(agent(), 'attacker@dashboard-lettings.co.uk', 'Attacker Lettings');
+    for (const planted of ['a', 'A'.repeat(43)]) {
+      const response = await request(sut.app.getHttpServer())
+        .post('/dashboard/sign-in')
+        .set('Cookie', `ppa_form=${planted}`)
+        .type('form')
+        .send({ _csrf: planted, email: 'attacker@dashboard-lettings.co.uk', password: PASSWORD })
+        .expect(403);
+      expect(response.text).toContain('Nothing was changed');
+      expect(sessionCookieOf(response)).toBeUndefined();
+    }
+    const before = await sut.sql('SELECT id FROM users');
+    await request(sut.app.getHttpServer())
+      .post('/dashboard/sign-up')
+      .set('Cookie', 'ppa_form=a')
+      .type('form')
+      .send({ _csrf: 'a', teamName: 'Planted', email: 'planted@dashboard-lettings.co.uk', password: PASSWORD })
+      .expect(403);
+    expect(await sut.sql('SELECT id FROM users')).toEqual(before);
+    // The page's own token for its own cookie still signs in.
+    const browser = agent();
+    const form = await browser.get('/dashboard/sign-in').expect(200);
+    await browser
+      .post('/dashboard/sign-in')
+      .type('form')
+      .send({ _csrf: csrfOf(form.text), email: 'attacker@dashboard-lettings.co.uk', password: PASSWORD })
+      .expect(303);
+  });
+
+  it('refuses any dashboard POST sent from another site or origin (403), even with valid tokens', async () => {
+    const browser = agent();
+    const token = await signUp(browser, 'origin@dashboard-lettings.co.uk', 'Origin Lettings');
+    const otherSites: Array<Record<string, string>> = [
+      { Origin: 'https://evil.example' },
+      { Origin: 'null' },
+      { 'Sec-Fetch-Site': 'cross-site' },
+      // A sibling subdomain is the same site but another origin.
+      { 'Sec-Fetch-Site': 'same-site', Origin: 'https://sibling.dashboard.example' },
+    ];
+    for (const headers of otherSites) {
+      const response = await browser
+        .post('/dashboard/keys')
+        .set(headers)
+        .type('form')
+        .send({ _csrf: token, name: 'Forged', access: 'read_write' })
+        .expect(403);
+      expect(response.text).toContain('sent from another site');
+    }
+    const form = await browser.get('/dashboard/sign-in').expect(200);
+    await browser
+      .post('/dashboard/sign-in')
+      .set('Origin', 'https://sibling.dashboard.example')
+      .type('form')
+      .send({ _csrf: csrfOf(form.text), email: 'origin@dashboard-lettings.co.uk', password: PASSWORD })
+      .expect(403);
+    const keysOf = () =>
+      sut.sql(
+        `SELECT k.id FROM api_keys k JOIN users u ON u.team_id = k.team_id WHERE u.email = 'origin@dashboard-lettings.co.uk'`,
+      );
+    expect(await keysOf()).toEqual([]);
+    // The dashboard's own origin is welcome.
+    await browser
+      .post('/dashboard/keys')
+      .set({ Host: 'dashboard.example', Origin: 'http://dashboard.example', 'Sec-Fetch-Site': 'same-origin' })
+      .type('form')
+      .send({ _csrf: token, name: 'Mine', access: 'read_write' })
+      .expect(201);
+    expect(await keysOf()).toHaveLength(1);
+  });
+
+  it('answers a form it cannot read with 400, never 500: no body, a JSON or a text/plain body', async () => {
+    const browser = agent();
+    const token = await signUp(browser, 'unreadable@dashboard-lettings.co.uk', 'Unreadable Lettings');
+    for (const path of ['/dashboard/sign-in', '/dashboard/sign-up', '/dashboard/keys', '/dashboard/sign-out']) {
+      const fields = { _csrf: token, email: 'unreadable@dashboard-lettings.co.uk', password: PASSWORD };
+      const answers = [
+        await browser.post(path),
+        await browser.post(path).type('form').send(''),
+        await browser.post(path).set('Content-Type', 'application/json').send(JSON.stringify(fields)),
+        await browser.post(path).set('Content-Type', 'text/plain').send(`_csrf=${token}`),
+      ];
+      for (const answer of answers) {
+        expect([path, answer.status]).toEqual([path, 400]);
+        expect(answer.text).toContain('This form could not be read');
+      }
+    }
+    // Still signed in: the unreadable sign-out changed nothing.
+    await browser.get('/dashboard/keys').expect(200);
+  });
+
+  it('names a control character in a field on the form’s own page (400) and stores nothing', async () => {
+    const browser = agent();
+    const token = await signUp(browser, 'nul@dashboard-lettings.co.uk', 'Nul Lettings');
+    const cases: Array<[string, Record<string, string>, string]> = [
+      [
+        '/dashboard/keys',
+        { name: 'Re\u0000porting', access: 'read_write' },
+        'Name must not contain control characters.',
+      ],
+      [
+        '/dashboard/webhooks',
+        { url: 'https://hooks.example/\u0000', description: '' },
+        'URL must not contain control characters.',
+      ],
+      [
+        '/dashboard/webhooks',
+        { url: 'https://hooks.example/in', description: 'Ops\u0000' },
+        'Description must not contain control characters.',
+      ],
+      ['/dashboard/keys', { name: 'x', access: 'read_write', _csrf: `${token}\u0000` }, 'could not be read'],
+    ];
+    for (const [path, form, message] of cases) {
+      const response = await browser
+        .post(path)
+        .type('form')
+        .send({ _csrf: token, ...form })
+        .expect(400);
+      expect(response.text).toContain(message);
+    }
+    const anonymous = agent();
+    const page = await anonymous.get('/dashboard/sign-up').expect(200);
+    const anonymousCases: Array<[string, Record<string, string>, string]> = [
+      [
+        '/dashboard/sign-up',
+        { teamName: 'Nul\u0000 Lettings', email: 'nul2@dashboard-lettings.co.uk', password: PASSWORD },
+        'Team name must not contain control characters.',
+      ],
+      [
+        '/dashboard/sign-up',
+        { teamName: 'Nul Lettings', email: 'nul2\u0000@dashboard-lettings.co.uk', password: PASSWORD },
+        'Email must not contain control characters.',
+      ],
+      [
+        '/dashboard/sign-in',
+        { email: 'nul\u0000@dashboard-lettings.co.uk', password: PASSWORD },
+        'Email must not contain control characters.',
+      ],
+    ];
+    for (const [path, form, message] of anonymousCases) {
+      const response = await anonymous
+        .post(path)
+        .type('form')
+        .send({ _csrf: csrfOf(page.text), ...form })
+        .expect(400);
+      expect(response.text).toContain(message);
+      // The form is shown again, with what was typed (less the control character).
+      expect(response.text).toContain('name="email"');
+    }
+    expect(await sut.sql(`SELECT id FROM users WHERE email LIKE 'nul2%'`)).toEqual([]);
+    expect(
+      await sut.sql(
+        `SELECT k.id FROM api_keys k JOIN users u ON u.team_id = k.team_id WHERE u.email = 'nul@dashboard-lettings.co.uk'`,
+      ),
+    ).toEqual([]);
+    expect(await sut.sql('SELECT id FROM webhook_endpoints')).toEqual([]);
+  });
 });
 
 describe('dashboard sign-up switch', () => {
-  it('is off in production unless DASHBOARD_SIGNUP=true, and the cookie is Secure there', async () => {
-    const production = await createTestApp({ config: { NODE_ENV: 'production' } });
+  const SECRET = 'a production secret of at least 32 characters';
+
+  it('is off in production unless DASHBOARD_SIGNUP=true; there the cookies are __Host- cookies (Secure, Path=/)', async () => {
+    const production = await createTestApp({ config: { NODE_ENV: 'production', DASHBOARD_SECRET: SECRET } });
     try {
       const server = production.app.getHttpServer();
       const page = await request(server).get('/dashboard/sign-up').expect(200);
@@ -159,22 +322,50 @@ describe('dashboard sign-up switch', () => {
         .expect(403);
       expect(refused.text).toContain('Sign-up is turned off');
       expect(await production.sql('SELECT id FROM users')).toEqual([]);
-      expect(form.headers['set-cookie']?.[0]).toMatch(/; Secure; SameSite=Lax$/);
+      expect(form.headers['set-cookie']?.[0]).toMatch(
+        /^__Host-ppa_form=[^;]+; Path=\/; HttpOnly; Secure; SameSite=Lax$/,
+      );
     } finally {
       await production.close();
     }
-    const allowed = await createTestApp({ config: { NODE_ENV: 'production', DASHBOARD_SIGNUP: true } });
+    const allowed = await createTestApp({
+      config: { NODE_ENV: 'production', DASHBOARD_SIGNUP: true, DASHBOARD_SECRET: SECRET },
+    });
     try {
       const server = allowed.app.getHttpServer();
       const form = await request(server).get('/dashboard/sign-up').expect(200);
-      await request(server)
+      const signedUp = await request(server)
         .post('/dashboard/sign-up')
         .set('Cookie', (form.headers['set-cookie']?.[0] ?? '').split(';')[0])
         .type('form')
         .send({ _csrf: csrfOf(form.text), teamName: 'Yes', email: 'yes@example.com', password: PASSWORD })
         .expect(303);
+      const session = ([] as string[])
+        .concat(signedUp.headers['set-cookie'] ?? [])
+        .find((cookie) => cookie.startsWith('__Host-ppa_session='));
+      expect(session).toMatch(/^__Host-ppa_session=[^;]+; Path=\/; HttpOnly; Secure; SameSite=Lax$/);
+      await request(server)
+        .get('/dashboard/keys')
+        .set('Cookie', session?.split(';')[0] ?? '')
+        .expect(200);
+      // The unprefixed name is not read in production: a cookie a sibling origin could set is ignored.
+      await request(server)
+        .get('/dashboard/keys')
+        .set('Cookie', `ppa_session=${session?.split(';')[0].split('=')[1] ?? ''}`)
+        .expect(303);
     } finally {
       await allowed.close();
+    }
+  });
+
+  it('refuses to start in production without DASHBOARD_SECRET (it signs the sign-in form tokens)', async () => {
+    const databaseUrl = await createTestDatabase();
+    try {
+      await expect(createTestApp({ databaseUrl, config: { NODE_ENV: 'production' } })).rejects.toThrow(
+        /DASHBOARD_SECRET must be set in production/,
+      );
+    } finally {
+      await dropTestDatabase(databaseUrl);
     }
   });
 });

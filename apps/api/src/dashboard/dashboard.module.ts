@@ -1,14 +1,23 @@
 import { Module } from '@nestjs/common';
 import { WebhooksModule } from '../webhooks/index.js';
 import { DashboardCleanup } from './dashboard.cleanup.js';
-import { DashboardController } from './dashboard.controller.js';
+import { DashboardCookies } from './http/cookies.js';
+import { FormTokens } from './http/form-tokens.js';
+import { AssetsController } from './pages/assets.controller.js';
+import { AuthController } from './pages/auth.controller.js';
+import { KeysController } from './pages/keys.controller.js';
+import { UsageController } from './pages/usage.controller.js';
+import { WebhooksController } from './pages/webhooks.controller.js';
 import { SessionsService } from './sessions.service.js';
 import { UsageReportService } from './usage-report.service.js';
 
-/** The developer dashboard (`/dashboard`): accounts, API keys and usage, as HTML pages on the API's port. */
+/**
+ * The developer dashboard (`/dashboard`): accounts, API keys, usage and webhooks, as HTML pages on the API's
+ * port, one controller per page (`pages/`); the sessions, CSRF and form plumbing is in `http/` and `forms/`.
+ */
 @Module({
   imports: [WebhooksModule],
-  controllers: [DashboardController],
-  providers: [SessionsService, UsageReportService, DashboardCleanup],
+  controllers: [AssetsController, AuthController, KeysController, UsageController, WebhooksController],
+  providers: [SessionsService, UsageReportService, DashboardCleanup, DashboardCookies, FormTokens],
 })
 export class DashboardModule {}

@@ -9,6 +9,7 @@ import {
   Matches,
   Max,
   Min,
+  MinLength,
   validateSync,
 } from 'class-validator';
 
@@ -141,6 +142,15 @@ export class AppConfig {
   @IsInt()
   @Min(50)
   WEBHOOK_POLL_INTERVAL_MS = 2_000;
+
+  /**
+   * The key that signs the dashboard's sign-in and sign-up form tokens (HMAC-SHA256), at least 32 characters.
+   * Required in production; unset elsewhere: a random key per process (then several processes each sign their own).
+   */
+  @IsOptional()
+  @IsString()
+  @MinLength(32, { message: 'DASHBOARD_SECRET must be at least 32 characters' })
+  DASHBOARD_SECRET?: string;
 
   /** Sign-up on the dashboard; unset: on, except when NODE_ENV is production. */
   @IsOptional()

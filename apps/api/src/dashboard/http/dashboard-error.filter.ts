@@ -1,7 +1,8 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Response } from 'express';
-import type { Viewer } from './views/layout.js';
-import { errorPage } from './views/pages.js';
+import type { Viewer } from '../views/layout.js';
+import { errorPage } from '../views/pages.js';
+import { DashboardCookies } from './cookies.js';
 
 /** A failure a person can act on, shown as a page with its own title and message. */
 export class DashboardError extends Error {
@@ -15,6 +16,35 @@ export class DashboardError extends Error {
   }
 }
 
+/** A page that answers with another status than the route's own: a form shown again with what was wrong. */
+export class PageError extends Error {
+  constructor(
+    readonly status: number,
+    readonly html: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(`page answered with ${status}`);
+  }
+}
+
+/** No session, or one that expired: the person is sent to sign in (told so when it expired). */
+export class SignInRequired extends Error {
+  constructor(readonly expired: boolean) {
+    super('sign-in required');
+  }
+}
+
+/** Refused before anything happened: the form's token is missing, forged or another session's. */
+export function formRefused(viewer?: Viewer): DashboardError {
+  return new DashboardError(
+    403,
+    'Form refused',
+    'This form could not be verified (its security token is missing or out of date). Nothing was changed. ' +
+      'Go back, reload the page and try again.',
+    viewer,
+  );
+}
+
 /**
  * The dashboard answers people, not programs: failures are HTML pages with a clear message. A fault is a 500
  * page without internals (the log keeps the details), like the API's `{error}`.
@@ -23,9 +53,21 @@ export class DashboardError extends Error {
 export class DashboardErrorFilter implements ExceptionFilter {
   private readonly log = new Logger('Dashboard');
 
+  constructor(private readonly cookies: DashboardCookies) {}
+
   catch(exception: unknown, host: ArgumentsHost): void {
     const response = host.switchToHttp().getResponse<Response>();
     if (response.headersSent) return;
+    response.setHeader('Cache-Control', 'no-store');
+    if (exception instanceof SignInRequired) {
+      if (exception.expired) this.cookies.clearSession(response);
+      response.redirect(303, `/dashboard/sign-in${exception.expired ? '?reason=expired' : ''}`);
+      return;
+    }
+    if (exception instanceof PageError) {
+      response.status(exception.status).set(exception.headers).type('html').send(exception.html);
+      return;
+    }
     let status = 500;
     let title = 'Something went wrong';
     let message = 'The dashboard could not do that just now. Nothing was changed; try again in a moment.';
@@ -43,7 +85,6 @@ export class DashboardErrorFilter implements ExceptionFilter {
     response
       .status(status)
       .type('html')
-      .setHeader('Cache-Control', 'no-store')
       .send(errorPage(status, title, message, viewer));
   }
 }

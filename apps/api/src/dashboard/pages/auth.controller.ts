@@ -1,0 +1,123 @@
+import { Get, Post, Query, Redirect, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { AccountInputError, AccountsService, AppConfig, ConflictError, type Account } from '@app/common';
+import { Form, type Submitted } from '../forms/form.pipe.js';
+import { SignInForm, SignUpForm } from '../forms/auth.forms.js';
+import { DashboardCookies } from '../http/cookies.js';
+import { PageError } from '../http/dashboard-error.filter.js';
+import { DashboardPages } from '../http/dashboard-pages.decorator.js';
+import { BeforeSignIn, FormToken } from '../http/form-token.guard.js';
+import { SignedIn } from '../http/session.guard.js';
+import { SessionsService } from '../sessions.service.js';
+import { DASHBOARD, type Notice } from '../views/layout.js';
+import { signInPage, signUpPage } from '../views/pages.js';
+
+const error = (text: string): Notice => ({ kind: 'error', text });
+
+/**
+ * Getting in and out: sign-up, sign-in, sign-out. The forms before sign-in carry a token signed for the
+ * browser's `ppa_form` cookie (`@BeforeSignIn()`); these three handlers take the response to set or clear the
+ * session cookie, and Nest sends what they return.
+ */
+@DashboardPages()
+export class AuthController {
+  constructor(
+    private readonly accounts: AccountsService,
+    private readonly sessions: SessionsService,
+    private readonly cookies: DashboardCookies,
+    private readonly config: AppConfig,
+  ) {}
+
+  private get signUpEnabled(): boolean {
+    return this.config.DASHBOARD_SIGNUP ?? !this.config.isProduction;
+  }
+
+  @Get()
+  @SignedIn()
+  @Redirect(`${DASHBOARD}/keys`, 303)
+  home(): void {}
+
+  @Get('sign-up')
+  @BeforeSignIn()
+  signUpForm(@FormToken() csrfToken: string): string {
+    return signUpPage({ csrfToken, enabled: this.signUpEnabled });
+  }
+
+  @Post('sign-up')
+  @BeforeSignIn()
+  @Redirect(`${DASHBOARD}/keys?welcome=1`, 303)
+  async signUp(
+    @FormToken() csrfToken: string,
+    @Form(SignUpForm) submitted: Submitted<SignUpForm>,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<void> {
+    const { teamName, email, password } = submitted.form;
+    const again = (status: number, notice: Notice) =>
+      new PageError(status, signUpPage({ csrfToken, enabled: this.signUpEnabled, notice, teamName, email }));
+    if (!this.signUpEnabled) throw again(403, error('Sign-up is turned off on this service.'));
+    if (!submitted.valid) throw again(400, error(submitted.problem));
+    try {
+      await this.beginSession(request, response, await this.accounts.signUp(teamName, email, password));
+    } catch (failure) {
+      if (failure instanceof AccountInputError) throw again(400, error(failure.message));
+      if (failure instanceof ConflictError) throw again(409, error(`${failure.message}. Sign in instead.`));
+      throw failure;
+    }
+  }
+
+  @Get('sign-in')
+  @BeforeSignIn()
+  signInForm(@FormToken() csrfToken: string, @Query('reason') reason?: string): string {
+    const notice: Notice =
+      reason === 'expired'
+        ? { kind: 'info', text: 'Your session expired. Sign in again.' }
+        : reason === 'signed-out'
+          ? { kind: 'success', text: 'You are signed out.' }
+          : undefined;
+    return signInPage({ csrfToken, notice });
+  }
+
+  @Post('sign-in')
+  @BeforeSignIn()
+  @Redirect(`${DASHBOARD}/keys`, 303)
+  async signIn(
+    @FormToken() csrfToken: string,
+    @Form(SignInForm) submitted: Submitted<SignInForm>,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<void> {
+    const { email, password } = submitted.form;
+    const again = (status: number, text: string, headers?: Record<string, string>) =>
+      new PageError(status, signInPage({ csrfToken, email, notice: error(text) }), headers);
+    if (!submitted.valid) throw again(400, submitted.problem);
+    const result = await this.accounts.signIn(email, password);
+    if (result.outcome === 'throttled') {
+      const minutes = Math.ceil(result.retryAfterMs / 60_000);
+      throw again(
+        429,
+        `Too many failed sign-ins for this email. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+        { 'Retry-After': String(Math.ceil(result.retryAfterMs / 1000)) },
+      );
+    }
+    if (result.outcome === 'wrong') throw again(401, 'Wrong email or password.');
+    await this.beginSession(request, response, result.account);
+  }
+
+  @Post('sign-out')
+  @SignedIn()
+  @Redirect(`${DASHBOARD}/sign-in?reason=signed-out`, 303)
+  async signOut(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<void> {
+    const sessionId = this.cookies.session(request);
+    if (sessionId) await this.sessions.end(sessionId);
+    this.cookies.clearSession(response);
+  }
+
+  /** A fresh session id at every sign-in; a session the browser still held ends. */
+  private async beginSession(request: Request, response: Response, account: Account): Promise<void> {
+    const previous = this.cookies.session(request);
+    if (previous) await this.sessions.end(previous);
+    const { sessionId } = await this.sessions.start(account);
+    this.cookies.setSession(response, sessionId);
+  }
+}
