@@ -8,7 +8,6 @@ import {
   ApiKeysService,
   AppConfig,
   Clock,
-  ConflictError,
   DomainError,
   EVENT_TYPES,
   isUuid,
@@ -19,6 +18,7 @@ import {
   type KeyListing,
 } from '@app/common';
 import { WebhookEndpointsService } from '../webhooks/index.js';
+import { clientOf, refuse, SIGNED_UP_NOTICE } from './account-refusals.js';
 import { clearCookie, cookiesOf, FORM_COOKIE, SESSION_COOKIE, setCookie } from './cookies.js';
 import { DashboardErrorFilter, DashboardError } from './dashboard-error.filter.js';
 import { SessionsService, type Session } from './sessions.service.js';
@@ -126,13 +126,16 @@ export class DashboardController {
       return;
     }
     try {
-      const account = await this.accounts.signUp(teamName, email, field(form, 'password'));
-      await this.beginSession(request, response, account);
-      response.redirect(303, `${DASHBOARD}/keys?welcome=1`);
+      // Neutral answer (a taken email is answered as a new one), sign-ups counted per client address, and the
+      // password-hashing gate (issue 21, points 3 and 5): the rules live in AccountsService.
+      const result = await this.accounts.signUp(teamName, email, field(form, 'password'), clientOf(request));
+      if (result.outcome !== 'submitted') {
+        again(429, { kind: 'error', text: refuse(response, result, 'sign-up') });
+        return;
+      }
+      response.redirect(303, `${DASHBOARD}/sign-in?reason=signed-up`);
     } catch (error) {
       if (error instanceof AccountInputError) again(400, { kind: 'error', text: error.message });
-      else if (error instanceof ConflictError)
-        again(409, { kind: 'error', text: `${error.message}. Sign in instead.` });
       else throw error;
     }
   }
@@ -145,7 +148,9 @@ export class DashboardController {
         ? { kind: 'info', text: 'Your session expired. Sign in again.' }
         : reason === 'signed-out'
           ? { kind: 'success', text: 'You are signed out.' }
-          : undefined;
+          : reason === 'signed-up'
+            ? { kind: 'success', text: SIGNED_UP_NOTICE }
+            : undefined;
     send(response, 200, signInPage({ csrfToken: this.formToken(request, response), notice }));
   }
 
@@ -154,7 +159,7 @@ export class DashboardController {
     this.checkFormToken(request);
     const form = request.body as Form;
     const email = field(form, 'email');
-    const result = await this.accounts.signIn(email, field(form, 'password'));
+    const result = await this.accounts.signIn(email, field(form, 'password'), clientOf(request));
     const again = (status: number, text: string) =>
       send(
         response,
@@ -167,12 +172,16 @@ export class DashboardController {
       again(429, `Too many failed sign-ins for this email. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`);
       return;
     }
+    if (result.outcome === 'busy') {
+      again(429, refuse(response, result, 'sign-in')); // the password-hashing gate (issue 21, point 3)
+      return;
+    }
     if (result.outcome === 'wrong') {
       again(401, 'Wrong email or password.');
       return;
     }
     await this.beginSession(request, response, result.account);
-    response.redirect(303, `${DASHBOARD}/keys`);
+    response.redirect(303, `${DASHBOARD}/keys${result.welcome ? '?welcome=1' : ''}`);
   }
 
   @Post('sign-out')

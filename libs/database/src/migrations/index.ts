@@ -5,6 +5,7 @@ import { SafeWrites1764000000000 } from './1764000000000-safe-writes.js';
 import { Dashboard1764100000000 } from './1764100000000-dashboard.js';
 import { Events1764200000000 } from './1764200000000-events.js';
 import { Webhooks1764300000000 } from './1764300000000-webhooks.js';
+import { DashboardHardening1795633247294 } from './1795633247294-dashboard-hardening.js';
 
 /** Every migration, in order. New migrations are appended here (ESM has no glob loading). */
 export const migrations = [
@@ -15,4 +16,5 @@ export const migrations = [
   Dashboard1764100000000,
   Events1764200000000,
   Webhooks1764300000000,
+  DashboardHardening1795633247294,
 ];
