@@ -1,7 +1,7 @@
 import type { INestApplicationContext, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import pg from 'pg';
-import { AppModule } from '../../apps/api/src/app.module.js';
+import { AppModule } from '../../apps/api/src/core/app.module.js';
 import { ApiKeysService, loadConfig, ManualClock } from '@app/common';
 import { createTestDatabase, dropTestDatabase } from './test-app.js';
 

@@ -1,8 +1,7 @@
 import type { Type } from '@nestjs/common';
 import { getMetadataArgsStorage } from 'typeorm';
-import { EVENT_RESOURCES } from '@app/common';
-import { openApiDocumentOf } from '../../apps/api/src/configure-app.js';
-import { RESOURCES, type Resource } from '../../apps/api/src/resources.js';
+import { openApiDocumentOf } from '../../apps/api/src/core/configure-app.js';
+import { EVENT_RECORDS, RESOURCES, type Resource } from '../../apps/api/src/resources.js';
 import { operationsOf, resolveSchema, type OpenApiDocument, type Schema } from '../reliability/openapi.js';
 import { sampleObject } from '../reliability/team-records.js';
 import { resourceApi, type ResourceApi } from './resource-api.js';
@@ -64,7 +63,7 @@ function underTest({ module, entities }: Resource): ResourceUnderTest | undefine
       .join('')}Id`,
     notFound: `${sentence[0].toUpperCase()}${sentence.slice(1)} not found`,
     table,
-    eventType: (EVENT_RESOURCES as readonly string[]).includes(snake) ? snake : undefined,
+    eventType: EVENT_RECORDS.some(({ record }) => record === snake) ? snake : undefined,
     api: resourceApi<RecordBody>(path),
   };
 }

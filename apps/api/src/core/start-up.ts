@@ -3,7 +3,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { randomBytes } from 'node:crypto';
 import { AccountsService, ApiKeysService, AppConfig, type Logger } from '@app/common';
 import { API_PREFIX, DASHBOARD_PATH, DOCS_PATH, HEALTH_PATHS, METRICS_PATH, OPENAPI_PATH } from './configure-app.js';
-import { createDemoRecords } from './demo-records.js';
+import { createDemoRecords } from '../demo-records.js';
 
 /** The account made on an empty database outside production, beside the demo key. */
 export const DEMO_EMAIL = 'demo@example.com';

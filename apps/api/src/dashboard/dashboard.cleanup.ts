@@ -3,8 +3,8 @@ import { AccountsService, PeriodicTask } from '@app/common';
 import { SessionsService } from './sessions.service.js';
 
 /**
- * Every 10 minutes on every instance: sessions idle past their limit and failed sign-ins older than the throttling
- * window. Lookups ignore both anyway; this only bounds the tables.
+ * Every 10 minutes on every instance: sessions idle past their limit or past their absolute lifetime, failed sign-ins
+ * and sign-up attempts older than their throttling windows. Lookups ignore both anyway; this only bounds the tables.
  */
 @Injectable()
 export class DashboardCleanup extends PeriodicTask {
@@ -16,7 +16,7 @@ export class DashboardCleanup extends PeriodicTask {
   }
 
   async run(): Promise<void> {
-    await this.sessions.deleteIdle();
+    await this.sessions.deleteExpired();
     await this.accounts.deleteOldFailures();
   }
 }

@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccountsService } from '../accounts/accounts.service.js';
+import { PasswordHasher } from '../accounts/password-hasher.js';
 import { ApiKeyCache } from './api-key-cache.js';
 import { ApiKey } from './api-key.entity.js';
 import { ApiKeysService } from './api-keys.service.js';
@@ -10,7 +11,7 @@ import { UsageRecorder } from './usage-recorder.js';
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([Team, ApiKey])],
-  providers: [ApiKeysService, ApiKeyCache, AccountsService, UsageRecorder],
-  exports: [ApiKeysService, AccountsService, UsageRecorder],
+  providers: [ApiKeysService, ApiKeyCache, AccountsService, PasswordHasher, UsageRecorder],
+  exports: [ApiKeysService, AccountsService, PasswordHasher, UsageRecorder],
 })
 export class AuthModule {}

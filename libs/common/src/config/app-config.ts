@@ -158,6 +158,42 @@ export class AppConfig {
   @IsBoolean({ message: 'DASHBOARD_SIGNUP must be true or false' })
   DASHBOARD_SIGNUP?: boolean;
 
+  /**
+   * Dashboard hardening (sign-in, sign-up, sessions). Password hashes (scrypt, on libuv's 4-thread pool) that may
+   * run at once per instance, wait for a turn, and be held (running or waiting) by one client address; beyond
+   * them a sign-in or sign-up is answered 429 at once.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(64)
+  PASSWORD_HASH_CONCURRENCY = 2;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(10_000)
+  PASSWORD_HASH_QUEUE = 16;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1_000)
+  PASSWORD_HASH_PER_CLIENT = 2;
+
+  /** Sign-ups per client address in a sliding hour (every instance together: counted in PostgreSQL). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  DASHBOARD_SIGNUPS_PER_HOUR = 10;
+
+  /** A dashboard session ends this many days after sign-in however often it is used (besides the 12 h idle limit). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(3_650)
+  DASHBOARD_SESSION_MAX_DAYS = 30;
+
   get isProduction(): boolean {
     return this.NODE_ENV === 'production';
   }

@@ -1,6 +1,7 @@
 import { Get, Post, Query, Redirect, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { AccountInputError, AccountsService, AppConfig, ConflictError, type Account } from '@app/common';
+import { AccountInputError, AccountsService, AppConfig, type Account } from '@app/common';
+import { clientOf, refuse, SIGNED_UP_NOTICE } from '../account-refusals.js';
 import { Form, type Submitted } from '../forms/form.pipe.js';
 import { SignInForm, SignUpForm } from '../forms/auth.forms.js';
 import { DashboardCookies } from '../http/cookies.js';
@@ -45,7 +46,7 @@ export class AuthController {
 
   @Post('sign-up')
   @BeforeSignIn()
-  @Redirect(`${DASHBOARD}/keys?welcome=1`, 303)
+  @Redirect(`${DASHBOARD}/sign-in?reason=signed-up`, 303)
   async signUp(
     @FormToken() csrfToken: string,
     @Form(SignUpForm) submitted: Submitted<SignUpForm>,
@@ -57,13 +58,16 @@ export class AuthController {
       new PageError(status, signUpPage({ csrfToken, enabled: this.signUpEnabled, notice, teamName, email }));
     if (!this.signUpEnabled) throw again(403, error('Sign-up is turned off on this service.'));
     if (!submitted.valid) throw again(400, error(submitted.problem));
+    // Neutral answer (a taken email is answered as a new one), sign-ups counted per client address, and the
+    // password-hashing gate (issue 21, points 3 and 5): the rules live in AccountsService.
+    let result: Awaited<ReturnType<AccountsService['signUp']>>;
     try {
-      await this.beginSession(request, response, await this.accounts.signUp(teamName, email, password));
+      result = await this.accounts.signUp(teamName, email, password, clientOf(request));
     } catch (failure) {
       if (failure instanceof AccountInputError) throw again(400, error(failure.message));
-      if (failure instanceof ConflictError) throw again(409, error(`${failure.message}. Sign in instead.`));
       throw failure;
     }
+    if (result.outcome !== 'submitted') throw again(429, error(refuse(response, result, 'sign-up')));
   }
 
   @Get('sign-in')
@@ -74,7 +78,9 @@ export class AuthController {
         ? { kind: 'info', text: 'Your session expired. Sign in again.' }
         : reason === 'signed-out'
           ? { kind: 'success', text: 'You are signed out.' }
-          : undefined;
+          : reason === 'signed-up'
+            ? { kind: 'success', text: SIGNED_UP_NOTICE }
+            : undefined;
     return signInPage({ csrfToken, notice });
   }
 
@@ -86,12 +92,12 @@ export class AuthController {
     @Form(SignInForm) submitted: Submitted<SignInForm>,
     @Req() request: Request,
     @Res({ passthrough: true }) response: Response,
-  ): Promise<void> {
+  ): Promise<{ url: string } | undefined> {
     const { email, password } = submitted.form;
     const again = (status: number, text: string, headers?: Record<string, string>) =>
       new PageError(status, signInPage({ csrfToken, email, notice: error(text) }), headers);
     if (!submitted.valid) throw again(400, submitted.problem);
-    const result = await this.accounts.signIn(email, password);
+    const result = await this.accounts.signIn(email, password, clientOf(request));
     if (result.outcome === 'throttled') {
       const minutes = Math.ceil(result.retryAfterMs / 60_000);
       throw again(
@@ -100,8 +106,12 @@ export class AuthController {
         { 'Retry-After': String(Math.ceil(result.retryAfterMs / 1000)) },
       );
     }
+    // The password-hashing gate (issue 21, point 3).
+    if (result.outcome === 'busy') throw again(429, refuse(response, result, 'sign-in'));
     if (result.outcome === 'wrong') throw again(401, 'Wrong email or password.');
     await this.beginSession(request, response, result.account);
+    // An account made by sign-up is welcomed at its first sign-in.
+    return result.welcome ? { url: `${DASHBOARD}/keys?welcome=1` } : undefined;
   }
 
   @Post('sign-out')
