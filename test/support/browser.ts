@@ -2,6 +2,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 /** Debian's `chromium` package (CHROMIUM_PATH overrides); Playwright never downloads a browser here. */
@@ -54,11 +55,11 @@ export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> 
 }
 
 /**
- * A full-page screenshot: into `docs/images/` when UPDATE_SCREENSHOTS is set (the README and docs show them),
- * else under `.data/screenshots/` to look at after a run.
+ * A full-page screenshot into `docs/images/`, which the README and docs/dashboard.md show: every run of the
+ * browser suite writes them again, so they cannot fall behind the pages.
  */
 export async function screenshot(page: Page, name: string): Promise<void> {
-  const folder = process.env.UPDATE_SCREENSHOTS ? 'docs/images' : '.data/screenshots';
+  const folder = fileURLToPath(new URL('../../docs/images/', import.meta.url));
   mkdirSync(folder, { recursive: true });
   await page.screenshot({ path: path.join(folder, `dashboard-${name}.png`), fullPage: true });
 }

@@ -26,6 +26,8 @@ export const DOCS_PATH = 'docs';
 export const HEALTH_PATHS = ['health', 'health/ready'] as const;
 export const METRICS_PATH = 'metrics';
 export const DASHBOARD_PATH = 'dashboard';
+/** Browsers ask every site for it; the dashboard serves it (`FaviconController`). */
+export const FAVICON_PATH = 'favicon.ico';
 
 const DASHBOARD_PREFIX = /^\/dashboard(\/|$)/;
 
@@ -73,7 +75,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig, log
   app.use(bodyParserErrors);
   app.use(outsideDashboard(requireObjectBody));
   app.setGlobalPrefix(API_PREFIX, {
-    exclude: [...HEALTH_PATHS, METRICS_PATH, DASHBOARD_PATH, `${DASHBOARD_PATH}/*path`],
+    exclude: [...HEALTH_PATHS, METRICS_PATH, DASHBOARD_PATH, `${DASHBOARD_PATH}/*path`, FAVICON_PATH],
   });
   app.useGlobalPipes(new TrimStringsPipe(), createValidationPipe());
 

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { WebhooksModule } from '../webhooks/index.js';
 import { DashboardCleanup } from './dashboard.cleanup.js';
+import { FaviconController } from './favicon.controller.js';
 import { DashboardCookies } from './http/cookies.js';
 import { FormTokens } from './http/form-tokens.js';
 import { AssetsController } from './pages/assets.controller.js';
@@ -17,7 +18,14 @@ import { UsageReportService } from './usage-report.service.js';
  */
 @Module({
   imports: [WebhooksModule],
-  controllers: [AssetsController, AuthController, KeysController, UsageController, WebhooksController],
+  controllers: [
+    AssetsController,
+    AuthController,
+    KeysController,
+    UsageController,
+    WebhooksController,
+    FaviconController,
+  ],
   providers: [SessionsService, UsageReportService, DashboardCleanup, DashboardCookies, FormTokens],
 })
 export class DashboardModule {}

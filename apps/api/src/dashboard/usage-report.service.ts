@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock, USAGE_DAYS, RECENT_REQUESTS, UsageRecorder, type StatusClass } from '@app/common';
-import type { DailyUsage, RecentRequestView } from './views/pages.js';
+import type { DailyUsage, RecentRequestView } from './views/usage-page.js';
 
 const DAY_MS = 86_400_000;
 
@@ -59,12 +59,13 @@ export class UsageReportService {
     const recent: Array<{
       at: Date;
       name: string | null;
+      prefix: string | null;
       method: string;
       path: string;
       status: number;
       duration_ms: number;
     }> = await this.db.query(
-      `SELECT l.at, k.name, l.method, l.path, l.status, l.duration_ms
+      `SELECT l.at, k.name, k.prefix, l.method, l.path, l.status, l.duration_ms
          FROM api_request_log l
          JOIN api_keys k ON k.team_id = l.team_id AND k.id = l.api_key_id
         WHERE l.team_id = $1 AND l.at >= $2
@@ -77,6 +78,8 @@ export class UsageReportService {
       recent: recent.map((row) => ({
         at: row.at.toISOString(),
         keyName: row.name,
+        // Two keys may share a name (a rolled key keeps it): the prefix tells them apart.
+        keyPrefix: row.prefix,
         method: row.method,
         path: row.path,
         status: row.status,

@@ -7,6 +7,7 @@ export const DASHBOARD_CSS = `
   --ink: #1b2430; --muted: #5b6675; --line: #dde3ea; --bg: #f5f7fa; --card: #fff;
   --brand: #1f5eff; --brand-ink: #fff; --danger: #b42318; --danger-bg: #fef3f2; --ok: #067647; --ok-bg: #ecfdf3;
   --warn: #93370d; --warn-bg: #fffaeb; --focus: #f79009;
+  --series-ok: #079455; --series-client: #dc6803; --series-limited: #7a5af8; --series-server: #d92d20;
   font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
   color: var(--ink); background: var(--bg); line-height: 1.5;
 }
@@ -19,7 +20,7 @@ a { color: var(--brand); }
 header.top { background: #101828; color: #fff; }
 header.top .bar { max-width: 72rem; margin: 0 auto; display: flex; align-items: center; gap: 1.5rem; padding: .75rem 1.5rem; }
 header.top .brand { font-weight: 700; color: #fff; text-decoration: none; display: flex; gap: .5rem; align-items: center; }
-header.top .brand .logo { display: inline-grid; place-items: center; width: 1.75rem; height: 1.75rem; border-radius: .4rem; background: var(--brand); font-size: .85rem; }
+header.top .brand .logo { display: block; width: 1.75rem; height: 1.75rem; }
 header.top nav ul { list-style: none; display: flex; gap: .25rem; margin: 0; padding: 0; }
 header.top nav a { color: #d0d5dd; text-decoration: none; padding: .4rem .75rem; border-radius: .4rem; }
 header.top nav a[aria-current="page"], header.top nav a:hover { background: #344054; color: #fff; }
@@ -39,16 +40,19 @@ fieldset { border: 0; padding: 0; margin: 0 0 1rem; }
 input[type=text], input[type=email], input[type=password], input[type=date] {
   width: 100%; padding: .6rem .75rem; border: 1px solid #98a2b3; border-radius: .5rem; font: inherit; background: #fff; color: var(--ink);
 }
-select[multiple] { width: 100%; max-width: 28rem; padding: .35rem; border: 1px solid #98a2b3; border-radius: .5rem; font: inherit; background: #fff; color: var(--ink); }
-select[multiple] option { padding: .2rem .4rem; border-radius: .25rem; }
+.checks { display: grid; grid-template-columns: repeat(auto-fill, minmax(13rem, 1fr)); gap: .15rem 1rem; margin-top: .5rem; }
+.checks label { display: flex; gap: .5rem; align-items: center; font-weight: 400; margin: 0; padding: .3rem .4rem; border-radius: .35rem; cursor: pointer; }
+.checks label:hover { background: var(--bg); }
+.checks code { font-size: .875rem; }
+input[type=checkbox], input[type=radio] { width: 1.05rem; height: 1.05rem; margin: 0; accent-color: var(--brand); }
 .choices { display: flex; flex-wrap: wrap; gap: .5rem 1.25rem; }
 .choices label { display: flex; gap: .4rem; align-items: center; font-weight: 400; margin: 0; }
 .row { display: grid; grid-template-columns: 2fr 2fr 1fr; gap: 1rem; align-items: start; }
 @media (max-width: 48rem) { .row { grid-template-columns: 1fr; } }
 button, .button { font: inherit; font-weight: 600; border-radius: .5rem; padding: .55rem 1rem; border: 1px solid var(--brand); background: var(--brand); color: var(--brand-ink); cursor: pointer; text-decoration: none; display: inline-block; }
 button.secondary, .button.secondary { background: #fff; color: var(--ink); border-color: #98a2b3; }
-button.danger { background: var(--danger); border-color: var(--danger); }
-button.small { padding: .3rem .7rem; font-size: .875rem; }
+button.danger, .button.danger { background: var(--danger); border-color: var(--danger); color: #fff; }
+button.small, .button.small { padding: .3rem .7rem; font-size: .875rem; }
 header.top button { background: transparent; border-color: #667085; color: #fff; padding: .3rem .8rem; }
 .actions { display: flex; gap: .75rem; align-items: center; flex-wrap: wrap; }
 table { width: 100%; border-collapse: collapse; font-size: .925rem; }
@@ -77,6 +81,36 @@ code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monosp
 .empty { color: var(--muted); text-align: center; padding: 2rem; }
 .auth-switch { text-align: center; margin-top: 1rem; color: var(--muted); }
 .status-2xx { color: var(--ok); } .status-4xx { color: var(--warn); } .status-429, .status-5xx { color: var(--danger); }
+h3 { font-size: 1rem; margin: 0; }
+.prefix { color: var(--muted); font-weight: 400; }
+.legend { list-style: none; display: flex; flex-wrap: wrap; gap: .35rem 1.25rem; margin: -.25rem 0 1rem; padding: 0; font-size: .875rem; color: var(--muted); }
+.legend li { display: flex; align-items: center; gap: .4rem; }
+.swatch { display: inline-block; width: .8rem; height: .8rem; border-radius: .2rem; }
+.swatch.ok { background: var(--series-ok); } .swatch.client { background: var(--series-client); }
+.swatch.limited { background: var(--series-limited); } .swatch.server { background: var(--series-server); }
+.key-usage { border-top: 1px solid var(--line); padding: 1rem 0 .25rem; }
+.key-usage:first-of-type { border-top: 0; padding-top: 0; }
+.key-usage .hint { margin: 0 0 .5rem; }
+.key-usage-body { display: grid; grid-template-columns: auto minmax(0, 1fr); gap: 1.5rem; align-items: start; }
+@media (max-width: 48rem) { .key-usage-body { grid-template-columns: 1fr; } }
+.key-usage table th, .key-usage table td { padding: .3rem .6rem; }
+.key-usage caption { font-weight: 400; padding: 0 0 .25rem; }
+.chart { display: block; max-width: 100%; height: auto; overflow: visible; }
+.chart .grid { stroke: var(--line); stroke-width: 1; }
+.chart .axis { fill: var(--muted); font-size: 10px; font-family: inherit; }
+.chart .axis.today { fill: var(--ink); font-weight: 700; }
+.chart .slot { fill: transparent; }
+.chart g:hover .slot { fill: #eef2f6; }
+.chart .bar.ok { fill: var(--series-ok); } .chart .bar.client { fill: var(--series-client); }
+.chart .bar.limited { fill: var(--series-limited); } .chart .bar.server { fill: var(--series-server); }
+.idle-keys { border-top: 1px solid var(--line); padding-top: 1rem; margin-top: .75rem; }
+.idle-keys h3 { font-size: .9rem; color: var(--muted); margin-bottom: .35rem; }
+.idle-keys ul { list-style: none; display: flex; flex-wrap: wrap; gap: .25rem 1.5rem; margin: 0; padding: 0; }
+.table-wrap.scroll { max-height: 30rem; overflow-y: auto; border: 1px solid var(--line); border-radius: .5rem; }
+.table-wrap.scroll thead th { position: sticky; top: 0; background: var(--card); box-shadow: inset 0 -1px 0 var(--line); }
+.table-wrap.scroll th, .table-wrap.scroll td { padding: .4rem .75rem; }
+.table-wrap.scroll tbody tr:last-child td { border-bottom: 0; }
+.table-wrap.scroll td:nth-child(-n+2) { white-space: nowrap; }
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `;
 

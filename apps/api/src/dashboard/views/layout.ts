@@ -48,6 +48,8 @@ export function page({ title, viewer, current, narrow }: PageOptions, body: Safe
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>${title} · Property Portfolio API</title>
+        <link rel="icon" href="${DASHBOARD}/assets/favicon.svg" type="image/svg+xml" />
+        <link rel="icon" href="/favicon.ico" sizes="32x32" />
         <link rel="stylesheet" href="${DASHBOARD}/assets/dashboard.css" />
         <script src="${DASHBOARD}/assets/dashboard.js" defer></script>
       </head>
@@ -56,7 +58,8 @@ export function page({ title, viewer, current, narrow }: PageOptions, body: Safe
         <header class="top">
           <div class="bar">
             <a class="brand" href="${DASHBOARD}"
-              ><span class="logo" aria-hidden="true">PP</span> Property Portfolio API</a
+              ><img class="logo" src="${DASHBOARD}/assets/favicon.svg" alt="" width="28" height="28" /> Property
+              Portfolio API</a
             >
             ${viewer ? navigation(current) : ''}
             ${

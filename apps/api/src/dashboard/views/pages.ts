@@ -148,12 +148,18 @@ function keyRow(key: KeyListing, now: number): SafeHtml {
       ${
         usable
           ? html`<div class="row-actions">
-              <form method="get" action="${DASHBOARD}/keys/${key.apiKeyId}/roll">
-                <button type="submit" class="secondary small" aria-describedby="key-${key.apiKeyId}">Roll</button>
-              </form>
-              <form method="get" action="${DASHBOARD}/keys/${key.apiKeyId}/revoke">
-                <button type="submit" class="danger small" aria-describedby="key-${key.apiKeyId}">Revoke</button>
-              </form>
+              <a
+                class="button secondary small"
+                href="${DASHBOARD}/keys/${key.apiKeyId}/roll"
+                aria-describedby="key-${key.apiKeyId}"
+                >Roll</a
+              >
+              <a
+                class="button danger small"
+                href="${DASHBOARD}/keys/${key.apiKeyId}/revoke"
+                aria-describedby="key-${key.apiKeyId}"
+                >Revoke</a
+              >
               <span class="sr-only" id="key-${key.apiKeyId}">${name}</span>
             </div>`
           : html`<span class="muted">—</span>`
@@ -329,111 +335,8 @@ export function rollPage(viewer: Viewer, key: KeyListing, problem?: Notice): str
   );
 }
 
-export interface DailyUsage {
-  apiKeyId: string;
-  name: string | null;
-  prefix: string | null;
-  days: Array<{ day: string; ok: number; clientErrors: number; limited: number; serverErrors: number }>;
-}
-
-export interface RecentRequestView {
-  at: string;
-  keyName: string | null;
-  method: string;
-  path: string;
-  status: number;
-  durationMs: number;
-}
-
-function statusClass(status: number): string {
-  if (status === 429) return 'status-429';
-  if (status >= 500) return 'status-5xx';
-  if (status >= 400) return 'status-4xx';
-  return 'status-2xx';
-}
-
-export function usagePage(viewer: Viewer, usage: DailyUsage[], recent: RecentRequestView[]): string {
-  const perKey = usage.map((key) => {
-    const total = (day: DailyUsage['days'][number]) => day.ok + day.clientErrors + day.limited + day.serverErrors;
-    return html`<div class="table-wrap">
-      <table>
-        <caption>
-          ${key.name ?? 'Unnamed key'}
-          <code class="muted">${key.prefix ? `${key.prefix}…` : ''}</code>
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">Day (UTC)</th>
-            <th scope="col" class="num">2xx–3xx</th>
-            <th scope="col" class="num">4xx</th>
-            <th scope="col" class="num">429</th>
-            <th scope="col" class="num">5xx</th>
-            <th scope="col" class="num">Total</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${key.days.map(
-            (day) =>
-              html`<tr>
-                <th scope="row">${day.day}</th>
-                <td class="num">${day.ok}</td>
-                <td class="num">${day.clientErrors}</td>
-                <td class="num">${day.limited}</td>
-                <td class="num">${day.serverErrors}</td>
-                <td class="num">${total(day)}</td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>
-    </div>`;
-  });
-  return page(
-    { title: 'Usage', viewer, current: 'usage' },
-    html`<h1>Usage</h1>
-      <p class="lead">
-        Requests per key and day for the last 7 days, and your team's last 100 requests. Figures arrive within a few
-        seconds.
-      </p>
-      <section class="card" aria-labelledby="daily-title">
-        <h2 id="daily-title">Requests per day</h2>
-        ${perKey.length === 0 ? html`<p class="empty">No keys yet.</p>` : perKey}
-      </section>
-      <section class="card" aria-labelledby="recent-title">
-        <h2 id="recent-title">Last 100 requests</h2>
-        ${
-          recent.length === 0
-            ? html`<p class="empty">No requests in the last 7 days.</p>`
-            : html`<div class="table-wrap">
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Time (UTC)</th>
-                      <th scope="col">Key</th>
-                      <th scope="col">Method</th>
-                      <th scope="col">Path</th>
-                      <th scope="col" class="num">Status</th>
-                      <th scope="col" class="num">Milliseconds</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    ${recent.map(
-                      (request) =>
-                        html`<tr>
-                          <td>${request.at.slice(0, 19).replace('T', ' ')}</td>
-                          <td>${request.keyName ?? 'Unnamed key'}</td>
-                          <td><code>${request.method}</code></td>
-                          <td><code>${request.path}</code></td>
-                          <td class="num ${statusClass(request.status)}">${request.status}</td>
-                          <td class="num">${request.durationMs}</td>
-                        </tr>`,
-                    )}
-                  </tbody>
-                </table>
-              </div>`
-        }
-      </section>`,
-  );
-}
+// The usage page has its own file; the controllers import every page from here.
+export { usagePage, type DailyUsage, type RecentRequestView } from './usage-page.js';
 
 export function errorPage(status: number, title: string, message: string, viewer?: Viewer): string {
   return page(

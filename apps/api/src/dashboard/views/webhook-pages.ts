@@ -54,13 +54,19 @@ function endpointFields(form: EndpointForm, idPrefix: string): SafeHtml {
         value="${form.description ?? ''}"
       />
     </div>
-    <div class="field">
-      <label for="${idPrefix}types">Event types</label>
-      <select id="${idPrefix}types" name="types" multiple size="6" aria-describedby="${idPrefix}types-hint">
-        ${EVENT_TYPES.map((type) => html`<option value="${type}" ${selected.has(type) ? html` selected` : ''}>${type}</option>`)}
-      </select>
-      <p class="hint" id="${idPrefix}types-hint">None selected: every event.</p>
-    </div>`;
+    <fieldset class="field" aria-describedby="${idPrefix}types-hint">
+      <legend>Event types</legend>
+      <p class="hint" id="${idPrefix}types-hint">None chosen: every event, those added later too.</p>
+      <div class="checks">
+        ${EVENT_TYPES.map(
+          (type) =>
+            html`<label
+              ><input type="checkbox" name="types" value="${type}" ${selected.has(type) ? html` checked` : ''} />
+              <code>${type}</code></label
+            >`,
+        )}
+      </div>
+    </fieldset>`;
 }
 
 function stateOf(endpoint: WebhookEndpointResponse): SafeHtml {
