@@ -384,6 +384,66 @@ describe('webhook SSRF guard', () => {
     }
   });
 
+  // Issue 21, point 1: Node never calls the custom lookup for an IP-literal host, so such an endpoint (stored while
+  // WEBHOOKS_ALLOW_PRIVATE=true) used to be delivered to on /test and /retry after the switch was off.
+  it('checks an IP-literal host again at every delivery, /test and /retry included', async () => {
+    const databaseUrl = await createTestDatabase();
+    const receiver = new Receiver();
+    await receiver.start();
+    const lenient = await createTestApp({ databaseUrl, config: FAST });
+    const team = await lenient.createTeam();
+    const created = await lenient
+      .http()
+      .post('/v1/webhook-endpoints')
+      .set(...bearer(team))
+      .send({ url: receiver.url })
+      .expect(201);
+    await lenient.close();
+    expect(new URL(receiver.url).hostname).toBe('127.0.0.1');
+    const strict = await createTestApp({ databaseUrl, config: { ...FAST, WEBHOOKS_ALLOW_PRIVATE: false } });
+    const id = (created.body as { data: { id: string } }).data.id;
+    const refusedDelivery = async (attempts: number): Promise<Delivery> => {
+      for (let waited = 0; ; waited += 25) {
+        const [delivery] = (
+          (
+            await strict
+              .http()
+              .get(`/v1/webhook-endpoints/${id}/deliveries`)
+              .set(...bearer(team))
+          ).body as { data: Delivery[] }
+        ).data;
+        if (delivery.attempts >= attempts && delivery.lastError) return delivery;
+        if (waited > 5_000) throw new Error('the delivery was never attempted');
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    };
+    try {
+      await strict
+        .http()
+        .post(`/v1/webhook-endpoints/${id}/test`)
+        .set(...bearer(team))
+        .expect(202);
+      const tested = await refusedDelivery(1);
+      expect(tested.lastError).toBe(
+        "url's host 127.0.0.1 resolves to a loopback, private, link-local or metadata address, which webhooks may not reach",
+      );
+      await strict
+        .http()
+        .post(`/v1/webhook-endpoints/${id}/deliveries/${tested.id}/retry`)
+        .set(...bearer(team))
+        .expect(202);
+      const retried = await refusedDelivery(1);
+      expect(retried.lastError).toContain('may not reach');
+      await strict.app.get(WebhookDispatcher).idle();
+      expect(receiver.receipts).toEqual([]);
+      expect(strict.app.get(WebhookDispatcher).sent).toBeGreaterThanOrEqual(2);
+    } finally {
+      await strict.close();
+      await receiver.stop();
+      await dropTestDatabase(databaseUrl);
+    }
+  });
+
   it('checks the address again at every delivery', async () => {
     const databaseUrl = await createTestDatabase();
     const receiver = new Receiver();

@@ -2,19 +2,22 @@ import { Injectable, Logger, BeforeApplicationShutdown, OnApplicationBootstrap }
 import { InjectDataSource } from '@nestjs/typeorm';
 import http from 'node:http';
 import https from 'node:https';
-import type { LookupFunction } from 'node:net';
+import type { LookupFunction, Socket } from 'node:net';
 import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { AppConfig, Clock } from '@app/common';
 import { parseSchedule, retryDelay } from './retry-schedule.js';
 import { signatureHeader } from './signing.js';
-import { checkUrlForm, resolveSafely, UnsafeUrlError, type UrlRules } from './url-safety.js';
+import { checkUrlForm, isPrivateAddress, resolveSafely, UnsafeUrlError, type UrlRules } from './url-safety.js';
 
 /** A claim holds a delivery this much longer than an attempt may take, so a live sender always finishes first. */
 const LEASE_MARGIN_MS = 5_000;
 /** Only this much of an answer is read (then the connection is dropped). */
 const MAX_ANSWER_BYTES = 64 * 1024;
-const BATCH = 10;
+/** Attempts this instance runs at once; a slot that frees is filled at once (no waiting for the others). */
+export const SLOTS = 10;
+/** Attempts one team's endpoints get at once, across every instance: a team's slow endpoints cannot fill the pool. */
+export const TEAM_SLOTS = 4;
 /** An endpoint whose every delivery failed for this long is disabled. */
 export const FAILING_DISABLE_MS = 5 * 86_400_000;
 const LISTEN_RETRY_MS = 5_000;
@@ -45,11 +48,18 @@ interface Outcome {
  *   in one statement, so any number of instances share the work and never send the same attempt at once. The
  *   lease outlasts the attempt (`WEBHOOK_TIMEOUT_MS`, 10 s); if the sender dies (a crash, a kill), the lease runs out and another
  *   instance — or this one after a restart — sends it again: at least once, never lost.
+ * - Sharing: a pool of `SLOTS` attempts per instance, refilled as each attempt ends. A claim takes teams in turns
+ *   (each team's oldest due delivery first, then each team's second…, counting what the team already has in
+ *   flight) and never gives a team more than `TEAM_SLOTS` attempts at once across instances (in-flight = leased
+ *   and not yet recorded; claims take a transaction-level advisory lock so two instances cannot both fill a team's
+ *   last slot). A team's backlog or slow endpoints therefore delay only that team.
  * - Waking: an insert trigger NOTIFYs `webhook_delivery` at commit; one listening connection per instance wakes
  *   the loop, and a poll every `WEBHOOK_POLL_INTERVAL_MS` catches retries that fall due by time.
  * - Sending: POST of the stored event JSON with the Standard Webhooks headers, over a connection to an address
- *   checked at this very attempt (the host is resolved and every address checked, then that address is used:
- *   no DNS rebinding between check and connect), no redirects, at most 64 KiB of the answer read.
+ *   checked at this very attempt: the host — a name or an IP literal alike — is resolved and every address checked
+ *   before connecting, the connection is made to a checked address (no DNS rebinding between check and connect),
+ *   and the socket's remote address is checked again on connect, before a byte is written. No redirects, at most
+ *   64 KiB of the answer read.
  * - Results: 2xx → succeeded; 410 → failed and the endpoint disabled; otherwise the next retry on
  *   `WEBHOOK_RETRY_SCHEDULE` (±10 % jitter), then failed. An endpoint with nothing but failures for 5 days is
  *   disabled. A result is written only by the holder of the lease (the attempt number must still match).
@@ -63,7 +73,9 @@ export class WebhookDispatcher implements BeforeApplicationShutdown, OnApplicati
   private listener?: pg.Client;
   private pollTimer?: NodeJS.Timeout;
   private listenTimer?: NodeJS.Timeout;
-  private running?: Promise<void>;
+  /** The claim under way (one at a time per instance), and the attempts under way. */
+  private claiming?: Promise<void>;
+  private readonly inFlight = new Set<Promise<void>>();
   private again = false;
   private closed = false;
   private listenerWarned = false;
@@ -98,20 +110,28 @@ export class WebhookDispatcher implements BeforeApplicationShutdown, OnApplicati
     this.listener = undefined;
     await listener?.end().catch(() => undefined);
     // Attempts under way finish (each is bounded by its timeout); unclaimed work waits in the queue.
-    await this.running;
+    await this.idle();
   }
 
-  /** Runs the send loop now, or once more after the pass under way. */
+  /** Fills the free slots now, or once more after the claim under way. */
   wake(): void {
     if (this.closed) return;
-    if (this.running) {
+    if (this.claiming) {
       this.again = true;
       return;
     }
-    this.running = this.drain()
-      .catch((error: Error) => this.log.warn(`webhook delivery pass failed: ${error.message}`))
+    const free = SLOTS - this.inFlight.size;
+    // Full: the next attempt to end wakes the pool.
+    if (free <= 0) return;
+    this.claiming = this.claim(free)
+      .then((claimed) => {
+        for (const delivery of claimed) this.start(delivery);
+        // Every slot asked for was filled: more may be due.
+        if (claimed.length === free) this.again = true;
+      })
+      .catch((error: Error) => this.log.warn(`webhook delivery claim failed: ${error.message}`))
       .finally(() => {
-        this.running = undefined;
+        this.claiming = undefined;
         if (this.again) {
           this.again = false;
           this.wake();
@@ -119,38 +139,62 @@ export class WebhookDispatcher implements BeforeApplicationShutdown, OnApplicati
       });
   }
 
-  /** Waits for the pass under way (tests). */
+  /** Waits until no claim and no attempt is under way (tests, shutdown). */
   async idle(): Promise<void> {
-    while (this.running) await this.running;
+    while (this.claiming || this.inFlight.size > 0) await Promise.all([this.claiming, ...this.inFlight]);
   }
 
-  private async drain(): Promise<void> {
-    for (;;) {
-      const claimed = await this.claim();
-      if (claimed.length === 0) return;
-      await Promise.all(claimed.map((delivery) => this.attempt(delivery)));
-      if (this.closed) return;
-    }
+  /** Attempts under way in this instance (tests). */
+  get active(): number {
+    return this.inFlight.size;
   }
 
-  private async claim(): Promise<Claimed[]> {
+  private start(delivery: Claimed): void {
+    const attempt: Promise<void> = this.attempt(delivery)
+      .catch((error: Error) => this.log.warn(`webhook delivery attempt failed: ${error.message}`))
+      .finally(() => {
+        this.inFlight.delete(attempt);
+        this.wake();
+      });
+    this.inFlight.add(attempt);
+  }
+
+  /**
+   * Leases up to `limit` due deliveries, teams in turns: a delivery's turn is its rank among its team's due
+   * deliveries plus the team's attempts already in flight (anywhere), and no team goes past `TEAM_SLOTS`. The
+   * advisory lock makes claims take turns across instances, so the in-flight counts they read are current.
+   */
+  private async claim(limit: number): Promise<Claimed[]> {
     const now = this.clock.now();
-    return this.db.query(
-      `WITH due AS (
-         SELECT team_id, id FROM webhook_deliveries
-          WHERE state = 'pending' AND next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until <= $1)
-          ORDER BY next_attempt_at
-          LIMIT $2
-          FOR UPDATE SKIP LOCKED),
-       claimed AS (
-         UPDATE webhook_deliveries d SET locked_until = $3, attempts = d.attempts + 1
-           FROM due, webhook_endpoints w
-          WHERE d.team_id = due.team_id AND d.id = due.id AND w.team_id = d.team_id AND w.id = d.endpoint_id
-         RETURNING d.team_id, d.id, d.endpoint_id, d.event_id, d.body, d.attempts,
-                   w.url, w.secret, w.previous_secret, w.previous_secret_until, w.enabled)
-       SELECT * FROM claimed`,
-      [new Date(now), BATCH, new Date(now + this.timeoutMs + LEASE_MARGIN_MS)],
-    );
+    return this.db.transaction(async (manager): Promise<Claimed[]> => {
+      await manager.query(`SELECT pg_advisory_xact_lock(hashtext('webhook_deliveries:claim'))`);
+      return manager.query(
+        `WITH busy AS (
+           SELECT team_id, count(*)::int AS n FROM webhook_deliveries
+            WHERE state = 'pending' AND locked_until > $1
+            GROUP BY team_id),
+         due AS (
+           SELECT d.team_id, d.id, d.next_attempt_at,
+                  COALESCE(b.n, 0) + row_number() OVER (PARTITION BY d.team_id ORDER BY d.next_attempt_at, d.id) AS turn
+             FROM webhook_deliveries d LEFT JOIN busy b ON b.team_id = d.team_id
+            WHERE d.state = 'pending' AND d.next_attempt_at <= $1 AND (d.locked_until IS NULL OR d.locked_until <= $1)),
+         chosen AS (
+           SELECT team_id, id FROM due WHERE turn <= $3 ORDER BY turn, next_attempt_at, id LIMIT $2),
+         locked AS (
+           SELECT team_id, id FROM webhook_deliveries
+            WHERE (team_id, id) IN (SELECT team_id, id FROM chosen)
+              AND state = 'pending' AND (locked_until IS NULL OR locked_until <= $1)
+            FOR UPDATE SKIP LOCKED),
+         claimed AS (
+           UPDATE webhook_deliveries d SET locked_until = $4, attempts = d.attempts + 1
+             FROM locked, webhook_endpoints w
+            WHERE d.team_id = locked.team_id AND d.id = locked.id AND w.team_id = d.team_id AND w.id = d.endpoint_id
+           RETURNING d.team_id, d.id, d.endpoint_id, d.event_id, d.body, d.attempts,
+                     w.url, w.secret, w.previous_secret, w.previous_secret_until, w.enabled)
+         SELECT * FROM claimed`,
+        [new Date(now), limit, TEAM_SLOTS, new Date(now + this.timeoutMs + LEASE_MARGIN_MS)],
+      );
+    });
   }
 
   private async attempt(delivery: Claimed): Promise<void> {
@@ -186,42 +230,77 @@ export class WebhookDispatcher implements BeforeApplicationShutdown, OnApplicati
       'webhook-signature': signatureHeader(this.secretsOf(delivery), delivery.event_id, timestamp, delivery.body),
       'content-length': String(Buffer.byteLength(delivery.body)),
     };
-    // The connection goes to an address checked now: the lookup Node uses to connect is this one.
-    const rules = this.rules;
-    const lookup: LookupFunction = (hostname, options, callback) => {
-      resolveSafely(hostname, rules).then(
-        (addresses) => {
-          const chosen = addresses[0];
-          if (options.all) callback(null, addresses);
-          else callback(null, chosen.address, chosen.family);
-        },
-        (error: Error) => callback(error as NodeJS.ErrnoException, '', 0),
-      );
-    };
     this.sent++;
+    const timeout = this.timeoutMs;
+    const late = (): Error => new Error(`no answer within ${timeout} ms`);
     return new Promise<Outcome>((resolve) => {
-      const client = url.protocol === 'https:' ? https : http;
-      const timeout = this.timeoutMs;
-      const request = client.request(url, { method: 'POST', headers, lookup, timeout }, (answer) => {
-        let read = 0;
-        answer.on('data', (chunk: Buffer) => {
-          read += chunk.length;
-          if (read > MAX_ANSWER_BYTES) answer.destroy();
-        });
-        answer.on('close', () => resolve({ status: answer.statusCode }));
-        answer.on('error', () => resolve({ status: answer.statusCode }));
-      });
-      const late = (): Error => new Error(`no answer within ${timeout} ms`);
-      const deadline = setTimeout(() => request.destroy(late()), timeout);
-      request.on('timeout', () => request.destroy(late()));
-      request.on('error', (error) => {
+      let request: http.ClientRequest | undefined;
+      let settled = false;
+      const settle = (outcome: Outcome): void => {
+        if (settled) return;
+        settled = true;
         clearTimeout(deadline);
-        const message = error instanceof UnsafeUrlError ? error.message : `${error.message}`;
-        resolve({ error: message.slice(0, 500) });
-      });
-      request.on('close', () => clearTimeout(deadline));
-      request.end(delivery.body);
+        resolve(outcome);
+      };
+      // One deadline for the whole attempt: resolving the host, connecting, sending and reading the answer.
+      const deadline = setTimeout(
+        () => (request ? request.destroy(late()) : settle({ error: late().message })),
+        timeout,
+      );
+      // Every host form is resolved and checked here, an IP literal too: Node never calls `lookup` for a literal.
+      resolveSafely(url.hostname, this.rules).then(
+        (addresses) => {
+          if (settled) return;
+          request = this.post(url, headers, addresses, settle);
+          request.end(delivery.body);
+        },
+        (error: Error) => settle({ error: error.message.slice(0, 500) }),
+      );
     });
+  }
+
+  /** The request itself, to one of `addresses` (checked already) and to nothing else. */
+  private post(
+    url: URL,
+    headers: Record<string, string>,
+    addresses: Array<{ address: string; family: number }>,
+    settle: (outcome: Outcome) => void,
+  ): http.ClientRequest {
+    // Node connects to what this lookup answers, so a DNS answer that changed since the check is never used.
+    const lookup: LookupFunction = (_hostname, options, callback) => {
+      if (options.all) callback(null, addresses);
+      else callback(null, addresses[0].address, addresses[0].family);
+    };
+    const client = url.protocol === 'https:' ? https : http;
+    const request = client.request(url, { method: 'POST', headers, lookup, timeout: this.timeoutMs }, (answer) => {
+      let read = 0;
+      answer.on('data', (chunk: Buffer) => {
+        read += chunk.length;
+        if (read > MAX_ANSWER_BYTES) answer.destroy();
+      });
+      answer.on('close', () => settle({ status: answer.statusCode }));
+      answer.on('error', () => settle({ status: answer.statusCode }));
+    });
+    // The last word, whatever the host form and however the connection was made: the address actually connected
+    // to, checked before anything is written (a socket that fails here has sent nothing, not even a TLS hello).
+    request.on('socket', (socket: Socket) => {
+      // Prepended: ahead of TLS, which sends its ClientHello from a 'connect' listener of its own.
+      if (socket.connecting) socket.prependOnceListener('connect', () => this.checkConnected(socket, url));
+      else this.checkConnected(socket, url);
+    });
+    request.on('timeout', () => request.destroy(new Error(`no answer within ${this.timeoutMs} ms`)));
+    request.on('error', (error) => settle({ error: error.message.slice(0, 500) }));
+    return request;
+  }
+
+  private checkConnected(socket: Socket, url: URL): void {
+    const address = socket.remoteAddress ?? '';
+    if (this.rules.allowPrivate || !isPrivateAddress(address)) return;
+    socket.destroy(
+      new UnsafeUrlError(
+        `url's host ${url.hostname} connected to ${address}, a loopback, private, link-local or metadata address, which webhooks may not reach`,
+      ),
+    );
   }
 
   private async record(delivery: Claimed, outcome: Outcome): Promise<'succeeded' | 'pending' | 'failed'> {
