@@ -21,6 +21,7 @@ export interface TestAppOptions {
 
 export interface TestApp {
   app: NestExpressApplication;
+  /** The database itself (under `npm run test:pooler` the app reaches it through the pooler: `pooledUrlOf`). */
   databaseUrl: string;
   /** Requests to the app; every response is checked against the OpenAPI document the app serves. */
   http: () => TestAgent;
@@ -62,9 +63,43 @@ export async function createTestDatabase(): Promise<string> {
   return url.toString();
 }
 
+/**
+ * The URL an app is given for a test database: the database itself, or under `npm run test:pooler` the same
+ * database through PgBouncer (`TEST_POOLER_URL`, transaction mode).
+ */
+export function pooledUrlOf(databaseUrl: string): string {
+  const poolerUrl = process.env.TEST_POOLER_URL;
+  if (!poolerUrl) return databaseUrl;
+  const url = new URL(databaseUrl);
+  const pooler = new URL(poolerUrl);
+  url.hostname = pooler.hostname;
+  url.port = pooler.port;
+  return url.toString();
+}
+
+/** Under `npm run test:pooler`, the pooler's connections to a database about to be dropped are closed first. */
+async function closePooledConnections(name: string): Promise<void> {
+  const poolerUrl = process.env.TEST_POOLER_URL;
+  if (!poolerUrl) return;
+  const url = new URL(poolerUrl);
+  url.pathname = '/pgbouncer';
+  // The admin console (simple queries only): KILL closes the database's client and server connections at once.
+  const console = new pg.Client({ connectionString: url.toString() });
+  await console.connect();
+  try {
+    await console.query(`KILL "${name}"`);
+  } catch (error) {
+    // A database no app reached through the pooler is unknown to it.
+    if (!/no such database/i.test((error as Error).message)) throw error;
+  } finally {
+    await console.end();
+  }
+}
+
 /** Drops a database made by `createTestDatabase()`; the spec that made one for several apps calls it. */
 export async function dropTestDatabase(url: string): Promise<void> {
   const name = new URL(url).pathname.slice(1);
+  await closePooledConnections(name);
   const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_SERVER_URL });
   await admin.connect();
   try {
@@ -87,6 +122,7 @@ export async function dropTestDatabase(url: string): Promise<void> {
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const ownsDatabase = options.databaseUrl === undefined;
   const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
+  const appUrl = pooledUrlOf(databaseUrl);
   const config = loadConfig(
     {
       NODE_ENV: 'test',
@@ -94,11 +130,15 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       RATE_LIMIT_PER_MINUTE: '1000000',
       RATE_LIMIT_WRITES_PER_MINUTE: '1000000',
       AUTH_FAILURES_PER_MINUTE: '1000000',
+      // Behind the pooler (npm run test:pooler), as the contract's "Behind a transaction-pooling proxy" says.
+      ...(appUrl === databaseUrl
+        ? {}
+        : { DATABASE_URL: appUrl, DATABASE_DIRECT_URL: databaseUrl, DB_POOLER: 'transaction' }),
     },
     options.config,
   );
   // The same assembly as `npm start` (apps/api/src/main.ts), not a test-only variant of it.
-  const app = await createApi(config, databaseUrl, { clock: options.clock, logger: options.logger });
+  const app = await createApi(config, appUrl, { clock: options.clock, logger: options.logger });
 
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
   // An idle connection terminated by the server (a fault test) is dropped by the pool; without a listener its

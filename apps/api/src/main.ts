@@ -22,7 +22,7 @@ try {
     resolveDatabase(config, (line) => logger.debug({ context: 'embedded-postgres' }, line)),
   );
   logger.info(`Database: ${database.description}`);
-  announceMigrations(logger, await runPendingMigrations(database.url));
+  announceMigrations(logger, await runPendingMigrations(database.sessionUrl));
   const app = await lifecycle.ownsApp(createApi(config, database.url, { logger }));
   await listen(app, config.PORT);
   announceListening(logger, config);

@@ -11,7 +11,12 @@ export class CliModule {
       module: CliModule,
       imports: [
         TypeOrmModule.forRoot({
-          ...dataSourceOptions(databaseUrl, { poolSize: 2, statementTimeoutMs: 30_000 }),
+          ...dataSourceOptions(databaseUrl, {
+            poolSize: 2,
+            statementTimeoutMs: 30_000,
+            pooler: config.DB_POOLER,
+            sessionUrl: config.DATABASE_DIRECT_URL,
+          }),
           autoLoadEntities: true,
         }),
         AuthModule,

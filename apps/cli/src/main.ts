@@ -23,7 +23,7 @@ async function readPassword(): Promise<string> {
 async function run(args: ParsedArgs, config: AppConfig): Promise<number> {
   const database = await resolveDatabase(config);
   try {
-    await runPendingMigrations(database.url);
+    await runPendingMigrations(database.sessionUrl);
     const context = await NestFactory.createApplicationContext(CliModule.forRoot(database.url, config), {
       logger: false,
       abortOnError: false,

@@ -23,6 +23,8 @@ export interface EmbeddedDatabaseOptions {
 
 export interface RunningDatabase {
   url: string;
+  /** PostgreSQL itself, for what is bound to a session (migrations, LISTEN): `DATABASE_DIRECT_URL`, else `url`. */
+  sessionUrl: string;
   /** Where it is, for the start-up log: never credentials. */
   description: string;
   /** Stops the embedded server when this process started it; otherwise does nothing. */
@@ -33,6 +35,8 @@ export interface RunningDatabase {
 export interface DatabaseSettings {
   /** postgres://… ; unset: the embedded server described by the other three. */
   DATABASE_URL?: string;
+  /** PostgreSQL itself when DATABASE_URL is a pooler's. */
+  DATABASE_DIRECT_URL?: string;
   EMBEDDED_PG_PORT: number;
   /** Relative paths are resolved against the working directory. */
   EMBEDDED_PG_DIR: string;
@@ -92,7 +96,12 @@ export async function startEmbeddedDatabase(
   const where = `embedded PostgreSQL on 127.0.0.1:${options.port}, database ${options.database}`;
   if (await canConnect(embeddedUrl(options, 'postgres'))) {
     await ensureDatabase(options);
-    return { url, description: `${where} (already running; left running on exit)`, stop: async () => undefined };
+    return {
+      url,
+      sessionUrl: url,
+      description: `${where} (already running; left running on exit)`,
+      stop: async () => undefined,
+    };
   }
   await mkdir(resolve(options.dataDir, '..'), { recursive: true });
   const server = new EmbeddedPostgres({
@@ -123,7 +132,7 @@ export async function startEmbeddedDatabase(
     await stop();
     throw error;
   }
-  return { url, description: `${where} (started; data in ${options.dataDir})`, stop };
+  return { url, sessionUrl: url, description: `${where} (started; data in ${options.dataDir})`, stop };
 }
 
 /** `postgres://user:secret@host:5432/name?…` → `PostgreSQL at host:5432/name`: no credentials, no options. */
@@ -142,7 +151,13 @@ export async function resolveDatabase(
   log?: (line: string) => void,
 ): Promise<RunningDatabase> {
   if (settings.DATABASE_URL) {
-    return { url: settings.DATABASE_URL, description: describeUrl(settings.DATABASE_URL), stop: async () => undefined };
+    const direct = settings.DATABASE_DIRECT_URL;
+    return {
+      url: settings.DATABASE_URL,
+      sessionUrl: direct ?? settings.DATABASE_URL,
+      description: describeUrl(settings.DATABASE_URL) + (direct ? `, sessions at ${describeUrl(direct)}` : ''),
+      stop: async () => undefined,
+    };
   }
   return startEmbeddedDatabase(embeddedDatabaseOptions(settings), log);
 }

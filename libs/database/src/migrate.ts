@@ -6,7 +6,9 @@ const MIGRATION_LOCK_KEY = 7_460_331_019;
 
 /**
  * Applies pending migrations, holding a session advisory lock so instances starting together do not race to
- * apply the same migration: the first applies them, the others wait and then find nothing pending.
+ * apply the same migration: the first applies them, the others wait and then find nothing pending. The lock and
+ * the migrations are bound to one session: `url` is PostgreSQL itself, never a transaction pooler's
+ * (`DATABASE_DIRECT_URL`), where the unlock could run on another server connection than the lock.
  */
 export async function runPendingMigrations(url: string): Promise<string[]> {
   const dataSource = await new DataSource({ ...dataSourceOptions(url), extra: { max: 2 } }).initialize();

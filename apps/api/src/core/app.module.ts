@@ -54,6 +54,8 @@ export class AppModule {
           ...dataSourceOptions(databaseUrl, {
             poolSize: config.DB_POOL_SIZE,
             statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS,
+            pooler: config.DB_POOLER,
+            sessionUrl: config.DATABASE_DIRECT_URL,
           }),
           autoLoadEntities: true,
         }),

@@ -1,6 +1,15 @@
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { answerClientErrors, AppConfig, Clock, createLogger, PinoNestLogger, type Logger } from '@app/common';
+import { DataSource } from 'typeorm';
+import {
+  answerClientErrors,
+  AppConfig,
+  Clock,
+  createLogger,
+  PinoNestLogger,
+  serverSettingsWarnings,
+  type Logger,
+} from '@app/common';
 import { AppModule } from './app.module.js';
 import { answerUnmatchedRoutes, configureApp } from './configure-app.js';
 import { JsonExpressAdapter } from './json-express-adapter.js';
@@ -14,7 +23,8 @@ export interface ApiOptions {
 
 /**
  * The one assembly of the API, used by `main.ts` and by every end-to-end test: creates, configures and
- * initialises the application on `databaseUrl` (migrated already), not yet listening.
+ * initialises the application on `databaseUrl` (migrated already), not yet listening. Behind a transaction
+ * pooler `databaseUrl` is the pooler's, and `config` says so (DB_POOLER, DATABASE_DIRECT_URL for sessions).
  */
 export async function createApi(
   config: AppConfig,
@@ -30,6 +40,10 @@ export async function createApi(
   try {
     configureApp(app, config, logger);
     await app.init();
+    // What PostgreSQL must provide itself (behind a transaction pooler, the statement timeout).
+    for (const warning of await serverSettingsWarnings(app.get(DataSource), config.DB_STATEMENT_TIMEOUT_MS)) {
+      logger.warn(warning);
+    }
   } catch (error) {
     await app.close();
     throw error;

@@ -5,7 +5,7 @@ import https from 'node:https';
 import type { LookupFunction, Socket } from 'node:net';
 import pg from 'pg';
 import { DataSource } from 'typeorm';
-import { AppConfig, Clock } from '@app/common';
+import { AppConfig, Clock, sessionUrlOf } from '@app/common';
 import { parseSchedule, retryDelay } from './retry-schedule.js';
 import { signatureHeader } from './signing.js';
 import { checkUrlForm, isPrivateAddress, resolveSafely, UnsafeUrlError, type UrlRules } from './url-safety.js';
@@ -358,8 +358,11 @@ export class WebhookDispatcher implements BeforeApplicationShutdown, OnApplicati
   /** One connection per instance LISTENs for new deliveries; lost, it retries quietly (the poll still runs). */
   private listen(): void {
     if (this.closed || this.listener) return;
-    const { url } = this.db.options as { url?: string };
-    const listener = new pg.Client({ connectionString: url, application_name: 'property-portfolio-api:webhooks' });
+    // PostgreSQL itself (DATABASE_DIRECT_URL): through a transaction pooler the LISTEN would be lost.
+    const listener = new pg.Client({
+      connectionString: sessionUrlOf(this.db),
+      application_name: 'property-portfolio-api:webhooks',
+    });
     this.listener = listener;
     const lost = (reason: string): void => {
       if (this.listener !== listener) return;

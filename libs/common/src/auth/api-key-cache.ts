@@ -2,6 +2,7 @@ import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import pg from 'pg';
 import { DataSource } from 'typeorm';
+import { sessionUrlOf } from '../persistence/connection-roles.js';
 import type { Caller } from './caller.js';
 
 export const REVOCATION_CHANNEL = 'api_key_revoked';
@@ -188,8 +189,11 @@ export class ApiKeyCache implements OnApplicationShutdown {
   /** Connects lazily (the CLI never authenticates, so it never listens). */
   private startListening(): void {
     if (this.listener || this.closed) return;
-    const { url } = this.db.options as { url?: string };
-    const listener = new pg.Client({ connectionString: url, application_name: 'property-portfolio-api:keys' });
+    // PostgreSQL itself (DATABASE_DIRECT_URL): through a transaction pooler the LISTEN would be lost.
+    const listener = new pg.Client({
+      connectionString: sessionUrlOf(this.db),
+      application_name: 'property-portfolio-api:keys',
+    });
     this.listener = listener;
     listener.on('notification', (message) => {
       this.generation++;

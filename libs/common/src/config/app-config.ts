@@ -37,6 +37,22 @@ export class AppConfig {
   @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
   DATABASE_URL?: string;
 
+  /**
+   * postgres://… of PostgreSQL itself when DATABASE_URL goes through a pooler: what is bound to a session (LISTEN for
+   * key revocations and webhook wake-ups, migrations and their advisory lock) connects here. Unset: DATABASE_URL.
+   */
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_DIRECT_URL must be a postgres:// URL' })
+  DATABASE_DIRECT_URL?: string;
+
+  /**
+   * What DATABASE_URL reaches: `none`, PostgreSQL itself (or a session pooler); `transaction`, a transaction pooler
+   * such as PgBouncer with `pool_mode = transaction` (no named prepared statements, no session state on its
+   * connections; DATABASE_URL and DATABASE_DIRECT_URL are then required).
+   */
+  @IsIn(['none', 'transaction'], { message: 'DB_POOLER must be none or transaction' })
+  DB_POOLER: 'none' | 'transaction' = 'none';
+
   /** The embedded PostgreSQL (only when DATABASE_URL is unset): port, data folder, database name. */
   @Transform(toInt)
   @IsInt()
@@ -204,10 +220,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
   const config = plainToInstance(AppConfig, present, { excludeExtraneousValues: false });
   Object.assign(config, overrides);
-  const errors = validateSync(config, { whitelist: false });
-  if (errors.length > 0) {
-    const text = errors.flatMap((error) => Object.values(error.constraints ?? {})).join('; ');
-    throw new Error(`Invalid configuration: ${text}`);
-  }
+  const errors = validateSync(config, { whitelist: false }).flatMap((error) => Object.values(error.constraints ?? {}));
+  errors.push(...poolerErrors(config));
+  if (errors.length > 0) throw new Error(`Invalid configuration: ${errors.join('; ')}`);
   return config;
+}
+
+/** Behind a transaction pooler, what is bound to a session needs PostgreSQL itself, and the pooler needs an address. */
+function poolerErrors(config: AppConfig): string[] {
+  if (config.DB_POOLER !== 'transaction') return [];
+  const errors: string[] = [];
+  if (!config.DATABASE_URL) errors.push('DB_POOLER=transaction requires DATABASE_URL (the pooler)');
+  if (!config.DATABASE_DIRECT_URL) {
+    errors.push(
+      'DB_POOLER=transaction requires DATABASE_DIRECT_URL (PostgreSQL itself, for LISTEN/NOTIFY and migrations)',
+    );
+  }
+  return errors;
 }

@@ -4,3 +4,6 @@ export { ambientManager, preparedQuery, runInTransaction, teamScopedQuery, Trans
 export * from './connection-errors.js';
 export * from './remembered-by-version.js';
 export * from './named-statements.js';
+export * from './connection-roles.js';
+export * from './server-settings.js';
+export * from './bulk-writes.js';

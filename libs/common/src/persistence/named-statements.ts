@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { EntityManager, QueryFailedError } from 'typeorm';
+import { behindTransactionPooler } from './connection-roles.js';
 
 /** What this module needs of a `pg` Pool or Client: a query with a statement name. */
 interface NamedQueryable {
-  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
+  query(config: { name?: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
 }
 
 /**
@@ -26,6 +27,10 @@ export const NAMED_STATEMENT_LIMIT = 256;
  * changes; if a migration changes a statement's result columns under a running instance, PostgreSQL refuses the old
  * statement ("cached plan must not change result type"): the names then start over with a new prefix and the query
  * is retried once (outside a transaction; inside one the transaction has already failed).
+ *
+ * Behind a transaction pooler (`DB_POOLER=transaction`) every text runs unnamed: a statement prepared on one server
+ * connection would be looked for on another ("prepared statement … does not exist", or "already exists" when the
+ * name is prepared again there). The unnamed statement is parsed and planned on every run, as any other query.
  */
 export class NamedStatements {
   private readonly names = new Map<string, string>();
@@ -55,8 +60,10 @@ export class NamedStatements {
    */
   async query<R>(manager: EntityManager, text: string, values: unknown[], retried = false): Promise<R[]> {
     const target = connectionOf(manager);
-    const name = target && this.nameOf(text);
-    if (!target || name === undefined) return manager.query<R[]>(text, values);
+    if (!target) return manager.query<R[]>(text, values);
+    const pooled = behindTransactionPooler(manager.connection);
+    const name = pooled ? undefined : this.nameOf(text);
+    if (!pooled && name === undefined) return manager.query<R[]>(text, values);
     try {
       return (await target.db.query({ name, text, values })).rows as R[];
     } catch (error) {

@@ -10,7 +10,8 @@ import { runPendingMigrations } from '../migrate.js';
 const MIGRATIONS_DIR = 'libs/database/src/migrations';
 
 /**
- * `npm run migration:run | migration:revert`, against DATABASE_URL or the embedded database (started for the
+ * `npm run migration:run | migration:revert`, against DATABASE_DIRECT_URL (when DATABASE_URL is a pooler's),
+ * DATABASE_URL or the embedded database (started for the
  * duration when it is not already running); `npm run migration:create -- <Name>` writes an empty migration.
  */
 async function main(): Promise<number> {
@@ -29,11 +30,11 @@ async function main(): Promise<number> {
   const database = await resolveDatabase(loadConfig());
   try {
     if (command === 'run') {
-      const applied = await runPendingMigrations(database.url);
+      const applied = await runPendingMigrations(database.sessionUrl);
       process.stdout.write(`${applied.length} migration(s) applied${applied.map((name) => `\n  ${name}`).join('')}\n`);
       return 0;
     }
-    const dataSource = await new DataSource(dataSourceOptions(database.url)).initialize();
+    const dataSource = await new DataSource(dataSourceOptions(database.sessionUrl)).initialize();
     try {
       if (command === 'revert') {
         await dataSource.undoLastMigration({ transaction: 'each' });
