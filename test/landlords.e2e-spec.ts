@@ -294,7 +294,7 @@ describe('Landlords', () => {
         expectFieldError(await listLandlords(sut, listTeam, { status }), 'status');
       }
       expect(expectError(await listLandlords(sut, listTeam, { name: 'x' }), 400)).toBe(
-        'property name should not exist',
+        'query parameter name is not allowed',
       );
     });
 

@@ -137,7 +137,7 @@ describe('GET /v1/tenants', () => {
 
     it('refuses an unknown query parameter', async () => {
       expect(expectError(await listTenants(sut, team, { unitId: created[0].id }), 400)).toBe(
-        'property unitId should not exist',
+        'query parameter unitId is not allowed',
       );
     });
   });

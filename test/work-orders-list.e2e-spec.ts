@@ -119,7 +119,7 @@ describe('GET /v1/work-orders', () => {
 
   it('refuses an unknown query parameter', async () => {
     expect(expectError(await listWorkOrders(sut, team, { colour: 'red' }), 400)).toBe(
-      'property colour should not exist',
+      'query parameter colour is not allowed',
     );
   });
 
