@@ -17,6 +17,7 @@ import { dataSourceOptions } from '@app/database';
 import { DashboardModule } from './dashboard/index.js';
 import { EventsModule } from './events/index.js';
 import { WebhooksModule } from './webhooks/index.js';
+import { DiscoveryModule } from './discovery/discovery.module.js';
 import { HealthModule } from './health/health.module.js';
 import { RESOURCES } from './resources.js';
 import { MetricsModule } from './metrics/index.js';
@@ -62,6 +63,7 @@ export class AppModule {
         RateLimitModule,
         SafeWritesModule,
         HealthModule,
+        DiscoveryModule,
         DashboardModule,
         ...(config.METRICS_ENABLED ? [MetricsModule] : []),
         ...RESOURCES.map((resource) => resource.module),

@@ -22,6 +22,8 @@ import {
 import { ApiMetrics } from './metrics/index.js';
 
 export const API_PREFIX = 'v1';
+/** The document's `info.version`, also answered by `GET /v1`. */
+export const API_VERSION = '1.0.0';
 export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
 export const DOCS_PATH = 'docs';
 /** Routes outside `/v1`: the probes and the Prometheus endpoint are not part of the versioned API. */
@@ -62,6 +64,12 @@ export function configureApp(app: NestExpressApplication, config: AppConfig, log
   app.set('trust proxy', config.TRUST_PROXY_HOPS);
   // Before anything can answer: every /v1 answer, a refusal too, is no-store and nosniff (and a 201 has Location).
   app.use(apiResponseHeaders(API_PREFIX));
+  // The bare host answers where everything is: GET /v1.
+  app.use((request: express.Request, response: express.Response, next: express.NextFunction) => {
+    if (request.path === '/' && (request.method === 'GET' || request.method === 'HEAD')) {
+      response.redirect(302, `/${API_PREFIX}`);
+    } else next();
+  });
   // First in the chain, so requests refused by the body checks below are counted and logged too.
   if (config.METRICS_ENABLED) app.use(app.get(ApiMetrics).countRequests);
   app.use(requestLogger(logger));
@@ -97,7 +105,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig, log
               '`X-RateLimit-Remaining` and `X-RateLimit-Reset`, and a 429 adds `Retry-After`. Every error body is ' +
               '`{"error": "…"}`.',
           )
-          .setVersion('1.0.0')
+          .setVersion(API_VERSION)
           .addApiKey(
             {
               type: 'apiKey',
