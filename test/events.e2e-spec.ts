@@ -232,7 +232,7 @@ describe('events feed', () => {
     ['?limit=0', 'limit must not be less than 1'],
     ['?limit=101', 'limit must not be greater than 100'],
     ['?types=landlord.renamed', 'each value in types must be one of the following values'],
-    ['?page=2', 'property page should not exist'],
+    ['?page=2', 'query parameter page is not allowed'],
   ])('refuses %s with 400', async (query, message) => {
     const response = await sut
       .http()

@@ -1,10 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ApiKeyCache, generateApiKey, hashApiKey, ManualClock, type CreatedKey } from '@app/common';
+import {
+  ApiKeyCache,
+  generateApiKey,
+  hashApiKey,
+  ManualClock,
+  THROTTLED_LOOKUPS_PER_SECOND,
+  type CreatedKey,
+} from '@app/common';
 import { expectError } from './support/assertions.js';
 import { bearer, createTestApp, type TestApp } from './support/test-app.js';
 
 // Guessing keys (reliability issue, defect 6): each unknown key costs a database lookup, so a client address is
-// allowed AUTH_FAILURES_PER_MINUTE failures a minute; then its keys are not looked up until the minute ends.
+// allowed AUTH_FAILURES_PER_MINUTE failed lookups a minute; then it keeps THROTTLED_LOOKUPS_PER_SECOND lookups a
+// second until the minute ends (issue 21, point 10: other clients' failures must not lock out a valid key).
 
 describe('failed authentication, limited per client address', () => {
   const clock = new ManualClock(Date.UTC(2030, 0, 1));
@@ -23,7 +31,7 @@ describe('failed authentication, limited per client address', () => {
       .get('/v1/units')
       .set(...bearer(key));
 
-  it('answers 401 for the first failures, then 429 with Retry-After without looking keys up, until the minute ends', async () => {
+  it('answers 401 for the first failures, then keeps a few lookups a second: a valid new key is accepted, guesses beyond them get 429', async () => {
     // Warm the cache with the team's own key, as a client that works normally would have.
     const cache = sut.app.get(ApiKeyCache);
     for (let i = 0; i < 100 && !cache.holds(hashApiKey(team.apiKey)); i++) {
@@ -32,21 +40,43 @@ describe('failed authentication, limited per client address', () => {
     }
     for (let i = 0; i < 3; i++) expectError(await call(generateApiKey()), 401);
 
+    // Throttled: THROTTLED_LOOKUPS_PER_SECOND lookups in this second still happen (and fail)…
+    for (let i = 0; i < THROTTLED_LOOKUPS_PER_SECOND; i++) expectError(await call(generateApiKey()), 401);
+    // …and the next key that needs one is refused without it, until the next second.
     const refused = await call(generateApiKey());
     expectError(refused, 429);
     expect(refused.body).toEqual({ error: 'Too many failed authentication attempts from this address; retry later' });
-    expect(refused.headers['retry-after']).toBe('60');
+    expect(refused.headers['retry-after']).toBe('1');
     expect(refused.headers['x-ratelimit-remaining']).toBe('0');
 
-    // A new key (never cached here) is not looked up while the address is throttled…
+    // A new key (never cached here) waits for the next second's lookups, then is accepted though the address is
+    // still throttled: other clients' failures do not lock a valid key out.
     const fresh = await sut.createTeam('Fresh team');
     expectError(await call(fresh.apiKey), 429);
-    // …but a key this instance already knows keeps working.
+    clock.advance(1_000);
+    await call(fresh.apiKey).expect(200);
+    // A key this instance already knows keeps working.
     await call(team.apiKey).expect(200);
 
-    clock.advance(60_000);
-    await call(fresh.apiKey).expect(200);
+    clock.advance(59_000);
+    const another = await sut.createTeam('Another fresh team');
+    await call(another.apiKey).expect(200);
     expectError(await call(generateApiKey()), 401);
+  });
+
+  it('counts only refusals that cost a lookup: a key refused from memory, or a malformed one, costs nothing', async () => {
+    clock.advance(60_000); // a fresh failure window
+    const mistyped = generateApiKey();
+    // One lookup, then the same mistyped key from memory: far more than the limit of 3, none of them counted.
+    for (let i = 0; i < 10; i++) expectError(await call(mistyped), 401);
+    for (let i = 0; i < 10; i++) expectError(await call('ppk_short'), 401);
+    // Counted so far: one. Two more failed lookups reach the limit of 3…
+    for (let i = 0; i < 2; i++) expectError(await call(generateApiKey()), 401);
+    // …then the throttled address's lookups for this second, then 429.
+    for (let i = 0; i < THROTTLED_LOOKUPS_PER_SECOND; i++) expectError(await call(generateApiKey()), 401);
+    expectError(await call(generateApiKey()), 429);
+    // Refusals from memory still answer 401, not 429: they cost no lookup.
+    expectError(await call(mistyped), 401);
   });
 
   it('is documented on every operation that takes a key: the 429 names this refusal beside the rate limit', async () => {
@@ -111,7 +141,10 @@ describe('failed authentication behind proxies (TRUST_PROXY_HOPS)', () => {
     expectError(await guess(app, '203.0.113.7'), 401);
     // A client that writes its own X-Forwarded-For: the proxy appends the address it was connected from.
     expectError(await guess(app, '198.51.100.1, 203.0.113.7'), 401);
-    expectError(await guess(app, '198.51.100.2, 203.0.113.7'), 429);
+    // Throttled now: this second's lookups, then 429.
+    for (let i = 0; i < THROTTLED_LOOKUPS_PER_SECOND; i++)
+      expectError(await guess(app, `198.51.100.${i + 2}, 203.0.113.7`), 401);
+    expectError(await guess(app, '198.51.100.9, 203.0.113.7'), 429);
     // Another client behind the same proxy has its own budget.
     expectError(await guess(app, '203.0.113.8'), 401);
   });
@@ -120,6 +153,7 @@ describe('failed authentication behind proxies (TRUST_PROXY_HOPS)', () => {
     const app = await start(0);
     expectError(await guess(app, '203.0.113.7'), 401);
     expectError(await guess(app, '203.0.113.8'), 401);
+    for (let i = 0; i < THROTTLED_LOOKUPS_PER_SECOND; i++) expectError(await guess(app, `203.0.113.${i + 10}`), 401);
     expectError(await guess(app, '203.0.113.9'), 429);
   });
 });

@@ -12,6 +12,7 @@ export * from './safe-writes/index.js';
 export * from './accounts/index.js';
 export * from './events/index.js';
 export * from './http/security-headers.js';
+export * from './http/api-response-headers.js';
 export * from './http/client-errors.js';
 export * from './http/graceful-close.js';
 export * from './clock/periodic-task.js';

@@ -17,6 +17,7 @@ import { dataSourceOptions } from '@app/database';
 import { DashboardModule } from '../dashboard/index.js';
 import { EventsModule } from '../events/index.js';
 import { WebhooksModule } from '../webhooks/index.js';
+import { DiscoveryModule } from '../discovery/index.js';
 import { HealthModule } from '../health/index.js';
 import { RESOURCES } from '../resources.js';
 import { MetricsModule } from '../metrics/index.js';
@@ -64,6 +65,7 @@ export class AppModule {
         RateLimitModule,
         SafeWritesModule,
         HealthModule,
+        DiscoveryModule,
         DashboardModule,
         ...(config.METRICS_ENABLED ? [MetricsModule] : []),
         ...RESOURCES.map((resource) => resource.module),

@@ -3,9 +3,11 @@ import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swag
 import express from 'express';
 import {
   API_KEY_SCHEME,
+  apiResponseHeaders,
   AppConfig,
   bodyParserErrors,
   createValidationPipe,
+  documentApiResponseHeaders,
   finishDocument,
   jsonBodyParser,
   requestLogger,
@@ -20,6 +22,8 @@ import {
 import { ApiMetrics } from '../metrics/index.js';
 
 export const API_PREFIX = 'v1';
+/** The document's `info.version`, also answered by `GET /v1`. */
+export const API_VERSION = '1.0.0';
 export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
 export const DOCS_PATH = 'docs';
 /** Routes outside `/v1`: the probes and the Prometheus endpoint are not part of the versioned API. */
@@ -60,6 +64,14 @@ export function configureApp(app: NestExpressApplication, config: AppConfig, log
   app.set('etag', false);
   // The client address behind that many proxies (request.ip), for the failed-authentication limit.
   app.set('trust proxy', config.TRUST_PROXY_HOPS);
+  // Before anything can answer: every /v1 answer, a refusal too, is no-store and nosniff (and a 201 has Location).
+  app.use(apiResponseHeaders(API_PREFIX));
+  // The bare host answers where everything is: GET /v1.
+  app.use((request: express.Request, response: express.Response, next: express.NextFunction) => {
+    if (request.path === '/' && (request.method === 'GET' || request.method === 'HEAD')) {
+      response.redirect(302, `/${API_PREFIX}`);
+    } else next();
+  });
   // First in the chain, so requests refused by the body checks below are counted and logged too.
   if (config.METRICS_ENABLED) app.use(app.get(ApiMetrics).countRequests);
   app.use(requestLogger(logger));
@@ -79,40 +91,43 @@ export function configureApp(app: NestExpressApplication, config: AppConfig, log
   });
   app.useGlobalPipes(new TrimStringsPipe(), createValidationPipe());
 
-  const document = finishDocument(
-    SwaggerModule.createDocument(
-      app,
-      new DocumentBuilder()
-        .setTitle('Property Portfolio API')
-        .setDescription(
-          'Manage a property portfolio programmatically: tenants, units, landlords, contractors and maintenance ' +
-            'work orders. Every record belongs to the team of the API key that reaches it. Send the key in the ' +
-            '`Authorization` header as `Bearer ppk_…` (in Swagger UI: **Authorize**, then type `Bearer `, a space ' +
-            'and the key). Limits per key, in a sliding 60-second window: ' +
-            `${config.RATE_LIMIT_PER_MINUTE} requests, of which ${config.RATE_LIMIT_WRITES_PER_MINUTE} writes ` +
-            '(POST, PUT, DELETE); every answer to a request with a valid key carries `X-RateLimit-Limit`, ' +
-            '`X-RateLimit-Remaining` and `X-RateLimit-Reset`, and a 429 adds `Retry-After`. Every error body is ' +
-            '`{"error": "…"}`.',
-        )
-        .setVersion('1.0.0')
-        .addApiKey(
-          {
-            type: 'apiKey',
-            in: 'header',
-            name: 'Authorization',
-            // Swagger UI renders this as HTML: no angle brackets, or the placeholder disappears.
-            description:
-              'Type the word Bearer, one space, then the API key, e.g. `Bearer ppk_3xAmpLe…`. ' +
-              'The key alone (without `Bearer `) is answered 401. Keys come from the developer dashboard at ' +
-              '`/dashboard` on this server (sign up or sign in, then API keys, Create key; the demo account is ' +
-              'printed by the first `npm start`), or from `npm run --silent cli -- keys create --team TEAM_ID`. ' +
-              'A read-only key answers 403 to POST, PUT and DELETE; an expired, revoked or rolled key (after its ' +
-              'grace period) answers 401.',
-          },
-          API_KEY_SCHEME,
-        )
-        .build(),
+  const document = documentApiResponseHeaders(
+    finishDocument(
+      SwaggerModule.createDocument(
+        app,
+        new DocumentBuilder()
+          .setTitle('Property Portfolio API')
+          .setDescription(
+            'Manage a property portfolio programmatically: tenants, units, landlords, contractors and maintenance ' +
+              'work orders. Every record belongs to the team of the API key that reaches it. Send the key in the ' +
+              '`Authorization` header as `Bearer ppk_…` (in Swagger UI: **Authorize**, then type `Bearer `, a space ' +
+              'and the key). Limits per key, in a sliding 60-second window: ' +
+              `${config.RATE_LIMIT_PER_MINUTE} requests, of which ${config.RATE_LIMIT_WRITES_PER_MINUTE} writes ` +
+              '(POST, PUT, DELETE); every answer to a request with a valid key carries `X-RateLimit-Limit`, ' +
+              '`X-RateLimit-Remaining` and `X-RateLimit-Reset`, and a 429 adds `Retry-After`. Every error body is ' +
+              '`{"error": "…"}`.',
+          )
+          .setVersion(API_VERSION)
+          .addApiKey(
+            {
+              type: 'apiKey',
+              in: 'header',
+              name: 'Authorization',
+              // Swagger UI renders this as HTML: no angle brackets, or the placeholder disappears.
+              description:
+                'Type the word Bearer, one space, then the API key, e.g. `Bearer ppk_3xAmpLe…`. ' +
+                'The key alone (without `Bearer `) is answered 401. Keys come from the developer dashboard at ' +
+                '`/dashboard` on this server (sign up or sign in, then API keys, Create key; the demo account is ' +
+                'printed by the first `npm start`), or from `npm run --silent cli -- keys create --team TEAM_ID`. ' +
+                'A read-only key answers 403 to POST, PUT and DELETE; an expired, revoked or rolled key (after its ' +
+                'grace period) answers 401.',
+            },
+            API_KEY_SCHEME,
+          )
+          .build(),
+      ),
     ),
+    API_PREFIX,
   );
   documents.set(app, document);
   SwaggerModule.setup(DOCS_PATH, app, document, {

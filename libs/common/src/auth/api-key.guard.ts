@@ -8,6 +8,7 @@ import {
   UnauthorizedException,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import type { Response } from 'express';
 import { isWriteMethod } from '../rate-limit/rate-limits.js';
 import { ApiKeysService } from './api-keys.service.js';
 import type { AuthenticatedRequest } from './caller.js';
@@ -20,6 +21,21 @@ const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 /** The key of an `Authorization: Bearer <key>` header; undefined when the header is missing or malformed. */
 export function bearerToken(header: string | undefined): string | undefined {
   return header === undefined ? undefined : BEARER.exec(header)?.[1];
+}
+
+const REALM = 'Bearer realm="Property Portfolio API"';
+
+/**
+ * A 401 with its RFC 6750 challenge: `WWW-Authenticate: Bearer realm="…"`, plus `error="invalid_request"` when the
+ * header is malformed, or `error="invalid_token"` when a key was sent and is not accepted.
+ */
+function unauthorized(
+  response: Response,
+  message: string,
+  error?: 'invalid_request' | 'invalid_token',
+): UnauthorizedException {
+  response.setHeader('WWW-Authenticate', error ? `${REALM}, error="${error}"` : REALM);
+  return new UnauthorizedException(message);
 }
 
 /** Global guard: every route needs `Authorization: Bearer <key>` unless it is marked `@Public()`. */
@@ -35,14 +51,17 @@ export class ApiKeyGuard implements CanActivate {
       return true;
     }
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const response = context.switchToHttp().getResponse<Response>();
     const header = request.headers.authorization;
-    if (!header) throw new UnauthorizedException('Missing API key: send Authorization: Bearer <key>');
+    if (!header) throw unauthorized(response, 'Missing API key: send Authorization: Bearer <key>');
     if (request.caller) {
       if (request.rateLimited) throw new HttpException('Rate limit exceeded', HttpStatus.TOO_MANY_REQUESTS);
       return allowed(request);
     }
     const token = bearerToken(header);
-    if (!token) throw new UnauthorizedException('Malformed Authorization header: expected Bearer <key>');
+    if (!token) {
+      throw unauthorized(response, 'Malformed Authorization header: expected Bearer <key>', 'invalid_request');
+    }
     if (request.authThrottled) {
       throw new HttpException(
         'Too many failed authentication attempts from this address; retry later',
@@ -51,7 +70,7 @@ export class ApiKeyGuard implements CanActivate {
     }
     // The request gate already looked the key up (and found nothing) unless the lookup itself failed.
     const caller = request.keyRefused ? undefined : await this.keys.authenticate(token);
-    if (!caller) throw new UnauthorizedException('Invalid or revoked API key');
+    if (!caller) throw unauthorized(response, 'Invalid or revoked API key', 'invalid_token');
     request.caller = caller;
     return allowed(request);
   }

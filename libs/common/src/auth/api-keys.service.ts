@@ -53,6 +53,18 @@ interface KeyRow {
   key_hash: string;
 }
 
+/** What `identify` found, and whether it cost a database lookup. */
+export interface Identification {
+  caller?: Caller;
+  /** The database was asked. */
+  lookedUp: boolean;
+  /** A lookup was needed, and `mayLookUp` refused it: the key is neither accepted nor refused. */
+  deferred: boolean;
+}
+
+const FROM_MEMORY: Identification = { lookedUp: false, deferred: false };
+const LOOKED_UP_NOTHING: Identification = { lookedUp: true, deferred: false };
+
 const iso = (value: Date | null): string | null => value?.toISOString() ?? null;
 
 function listingOf(row: KeyRow): KeyListing {
@@ -203,16 +215,26 @@ export class ApiKeysService {
 
   /**
    * The caller behind a bearer token, or undefined when the token is malformed, unknown, revoked or expired.
-   * `cachedOnly`: never the database (a client throttled for failed attempts); a key not cached is undefined.
-   * A key the database refused lately is refused from memory (the cache's negative side), so a client that keeps
-   * sending a revoked or mistyped key costs no lookup.
+   * `cachedOnly`: never the database; a key not cached is undefined.
    */
   async authenticate(token: string, { cachedOnly = false } = {}): Promise<Caller | undefined> {
-    if (!API_KEY_PATTERN.test(token)) return undefined;
+    return (await this.identify(token, () => !cachedOnly)).caller;
+  }
+
+  /**
+   * `authenticate`, saying what it cost: `lookedUp` when the database was asked, `deferred` when it had to be and
+   * `mayLookUp` said no (the failed-authentication limiter's budget). A malformed token, a cached key and a key
+   * the database refused lately (the cache's negative side: a client that keeps sending a revoked or mistyped key)
+   * are answered from memory and cost no lookup; `mayLookUp` is asked only when one is needed.
+   */
+  async identify(token: string, mayLookUp: () => boolean = () => true): Promise<Identification> {
+    if (!API_KEY_PATTERN.test(token)) return FROM_MEMORY;
     const hash = hashApiKey(token);
     const cached = await this.cache.get(hash, Date.now());
-    if (cached) return keyIsLive(cached, this.clock.now()) ? cached : undefined;
-    if (cachedOnly || this.cache.isRefused(hash, this.clock.now())) return undefined;
+    if (cached)
+      return keyIsLive(cached, this.clock.now()) ? { caller: cached, lookedUp: false, deferred: false } : FROM_MEMORY;
+    if (this.cache.isRefused(hash, this.clock.now())) return FROM_MEMORY;
+    if (!mayLookUp()) return { lookedUp: false, deferred: true };
     const snapshot = this.cache.snapshot();
     // The one query not scoped by team: the key is how a request finds its team.
     const rows: Array<{ team_id: string; id: string; access: KeyAccess; expires_at: Date | null }> =
@@ -223,7 +245,7 @@ export class ApiKeysService {
     const row = rows[0];
     if (!row) {
       this.cache.refuse(hash, this.clock.now());
-      return undefined;
+      return LOOKED_UP_NOTHING;
     }
     const caller: Caller = {
       teamId: row.team_id,
@@ -233,7 +255,7 @@ export class ApiKeysService {
     };
     // An expired key is cached too: it is refused from memory until the entry ages out.
     this.cache.set(hash, caller, snapshot, Date.now());
-    return keyIsLive(caller, this.clock.now()) ? caller : undefined;
+    return keyIsLive(caller, this.clock.now()) ? { caller, lookedUp: true, deferred: false } : LOOKED_UP_NOTHING;
   }
 
   private async requireTeam(teamId: string): Promise<void> {

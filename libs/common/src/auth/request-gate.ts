@@ -41,14 +41,14 @@ export class RequestGate {
     if (token === undefined) return;
     // The TCP peer, or with TRUST_PROXY_HOPS the address the trusted proxies were asked by (Express's request.ip).
     const client = request.ip ?? request.socket.remoteAddress ?? 'unknown';
-    const throttled = this.failures.throttled(client);
-    const caller = await this.keys.authenticate(token, { cachedOnly: throttled });
+    const { caller, lookedUp, deferred } = await this.keys.identify(token, () => this.failures.mayLookUp(client));
     if (!caller) {
       request.keyRefused = true;
-      if (throttled) {
+      if (deferred) {
         request.authThrottled = true;
         this.failures.refuse(client, response);
-      } else {
+      } else if (lookedUp) {
+        // Only a refusal that cost a lookup counts: one answered from memory costs the database nothing.
         this.failures.fail(client);
       }
       return;

@@ -14,7 +14,7 @@ const ERROR_TEXT: Record<number, string> = {
   413: 'Body larger than 1 MiB (1,048,576 bytes)',
   415: 'A body sent with a Content-Type other than application/json',
   422: 'The Idempotency-Key was already used with a different method, path or body',
-  429: 'Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit',
+  429: 'Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit',
   500: 'Internal server error; never a stack trace',
   503: 'The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds',
 };

@@ -5,6 +5,7 @@ import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import type { AuthenticatedRequest } from '../auth/caller.js';
 import { IS_PUBLIC } from '../auth/public.decorator.js';
+import { unknownQueryParameter } from './validation-errors.js';
 
 /**
  * Global guard, after the API-key guard (so the key is checked first): an API operation that declares no query
@@ -26,7 +27,7 @@ export class DeclaredQueryGuard implements CanActivate {
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) return true;
     const names = Object.keys(request.query);
     if (names.length === 0 || this.declaresQuery(context)) return true;
-    throw new BadRequestException(names.map((name) => `property ${name} should not exist`).join('; '));
+    throw new BadRequestException(names.map(unknownQueryParameter).join('; '));
   }
 
   private declaresQuery(context: ExecutionContext): boolean {

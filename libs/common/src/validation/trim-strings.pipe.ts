@@ -1,11 +1,12 @@
 import { ArgumentMetadata, BadRequestException, Injectable, PipeTransform } from '@nestjs/common';
+import { inQueryWords } from './validation-errors.js';
 
 /**
  * Property names that reach prototypes rather than data: `__proto__`, `prototype`, and every member of
  * `Object.prototype` (`constructor`, `toString`, `valueOf`, `hasOwnProperty`…). class-transformer skips a key
  * whose name is a function on the DTO instance (so `constructor` and `toString` were dropped before the
  * unknown-property check could see them), and assigning `__proto__` replaces the instance's prototype. They
- * are refused anywhere in a body or query, in the same words as any unknown property.
+ * are refused anywhere in a body or query, in the same words as any unknown property (or query parameter).
  */
 export const RESERVED_PROPERTY_NAMES: ReadonlySet<string> = new Set([
   ...Object.getOwnPropertyNames(Object.prototype),
@@ -80,6 +81,13 @@ function trimDeep(value: unknown): unknown {
 @Injectable()
 export class TrimStringsPipe implements PipeTransform {
   transform(value: unknown, metadata: ArgumentMetadata): unknown {
-    return metadata.type === 'body' || metadata.type === 'query' ? trimDeep(value) : value;
+    if (metadata.type === 'body') return trimDeep(value);
+    if (metadata.type !== 'query') return value;
+    try {
+      return trimDeep(value);
+    } catch (error) {
+      if (error instanceof BadRequestException) throw new BadRequestException(inQueryWords(error.message));
+      throw error;
+    }
   }
 }

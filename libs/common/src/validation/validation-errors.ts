@@ -23,3 +23,16 @@ export function describeValidationErrors(errors: ValidationError[], parentPath =
     return [...own, ...describeValidationErrors(error.children ?? [], path)];
   });
 }
+
+/** How an unknown query parameter is refused, wherever it is caught (the guard, the trim pass, the DTO). */
+export function unknownQueryParameter(name: string): string {
+  return `query parameter ${name} is not allowed`;
+}
+
+const UNKNOWN_PROPERTY = /^property (.+) should not exist$/;
+
+/** A query's problems in query words: class-validator's "property foo should not exist" names a body property. */
+export function inQueryWords(line: string): string {
+  const unknown = UNKNOWN_PROPERTY.exec(line);
+  return unknown ? unknownQueryParameter(unknown[1]) : line;
+}

@@ -1,0 +1,1 @@
+export { DiscoveryModule } from './discovery.module.js';

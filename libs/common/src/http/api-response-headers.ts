@@ -1,0 +1,89 @@
+import type { OpenAPIObject } from '@nestjs/swagger';
+import type { NextFunction, Request, Response } from 'express';
+
+/**
+ * Headers on every answer under the API prefix, errors included: `Cache-Control: no-store` (answers carry team
+ * data, a new key or a webhook secret: no cache or proxy may keep them; ETag and If-None-Match still work, as a
+ * client revalidates with its own copy) and `X-Content-Type-Options: nosniff` (a JSON answer is never run as
+ * something else). A 201 also gets `Location`: the URL of the record it created (`data.id` under the request's
+ * path), also when it is a replayed answer.
+ */
+export function apiResponseHeaders(prefix: string): (request: Request, response: Response, next: NextFunction) => void {
+  const underPrefix = new RegExp(`^/${prefix}(/|$)`);
+  return (request, response, next) => {
+    if (!underPrefix.test(request.path)) return next();
+    response.setHeader('Cache-Control', 'no-store');
+    response.setHeader('X-Content-Type-Options', 'nosniff');
+    if (request.method === 'POST') locateCreatedRecord(request, response);
+    next();
+  };
+}
+
+/** The `data.id` of a JSON answer body, if it has one. */
+function createdId(chunk: unknown): string | undefined {
+  if (typeof chunk !== 'string' && !Buffer.isBuffer(chunk)) return undefined;
+  try {
+    const body = JSON.parse(chunk.toString()) as { data?: { id?: unknown } } | null;
+    const id = body?.data?.id;
+    return typeof id === 'string' && id !== '' ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Sets `Location` on a 201 just before its body is written (Express, Nest and replays all end with `end`). */
+function locateCreatedRecord(request: Request, response: Response): void {
+  const end = response.end.bind(response) as (...args: unknown[]) => Response;
+  response.end = ((...args: unknown[]) => {
+    if (response.statusCode === 201 && !response.headersSent && !response.hasHeader('Location')) {
+      const id = createdId(args[0]);
+      const collection = (request.originalUrl.split('?')[0] ?? '').replace(/\/+$/, '');
+      if (id) response.setHeader('Location', `${collection}/${encodeURIComponent(id)}`);
+    }
+    return end(...args);
+  }) as Response['end'];
+}
+
+type Operation = { responses?: Record<string, { headers?: Record<string, unknown> }> };
+
+const NO_STORE = {
+  description: 'Always `no-store`: answers carry team data (and, once, new keys and webhook secrets)',
+  required: true,
+  schema: { type: 'string', enum: ['no-store'] },
+};
+const NO_SNIFF = {
+  description: 'Always `nosniff`',
+  required: true,
+  schema: { type: 'string', enum: ['nosniff'] },
+};
+const LOCATION = {
+  description: 'The URL path of the created record (`/v1/<collection>/<id>`), also on a replayed answer',
+  required: true,
+  schema: { type: 'string', example: '/v1/units/3f0e7c7e-3c4b-4b7e-9a2f-2b8f1f3c9d10' },
+};
+export const WWW_AUTHENTICATE = {
+  description:
+    'RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed ' +
+    'Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired',
+  required: true,
+  schema: { type: 'string', example: 'Bearer realm="Property Portfolio API", error="invalid_token"' },
+};
+
+/** The headers above, in the document: on every response of every operation under the prefix. */
+export function documentApiResponseHeaders(document: OpenAPIObject, prefix: string): OpenAPIObject {
+  for (const [path, operations] of Object.entries(document.paths)) {
+    if (!path.startsWith(`/${prefix}/`) && path !== `/${prefix}`) continue;
+    for (const operation of Object.values(operations as Record<string, Operation>)) {
+      for (const [status, response] of Object.entries(operation.responses ?? {})) {
+        response.headers = {
+          ...response.headers,
+          'Cache-Control': NO_STORE,
+          'X-Content-Type-Options': NO_SNIFF,
+          ...(status === '201' ? { Location: LOCATION } : {}),
+          ...(status === '401' ? { 'WWW-Authenticate': WWW_AUTHENTICATE } : {}),
+        };
+      }
+    }
+  }
+  return document;
+}
