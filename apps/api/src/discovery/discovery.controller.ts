@@ -2,7 +2,7 @@ import { Controller, Get, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { AppConfig, Public } from '@app/common';
-import { API_VERSION, DASHBOARD_PATH, DOCS_PATH, HEALTH_PATHS, OPENAPI_PATH } from '../configure-app.js';
+import { API_VERSION, DASHBOARD_PATH, DOCS_PATH, HEALTH_PATHS, OPENAPI_PATH } from '../core/index.js';
 
 class DiscoveryLinks {
   @ApiProperty({ example: 'http://localhost:3000/v1/openapi.json', description: 'The OpenAPI 3 document (no key)' })

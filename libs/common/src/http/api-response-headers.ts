@@ -59,7 +59,7 @@ const NO_SNIFF = {
 const LOCATION = {
   description: 'The URL path of the created record (`/v1/<collection>/<id>`), also on a replayed answer',
   required: true,
-  schema: { type: 'string', example: '/v1/units/3f0e7c7e-3c4b-4b7e-9a2f-2b8f1f3c9d10' },
+  schema: { type: 'string', format: 'uri-reference' },
 };
 export const WWW_AUTHENTICATE = {
   description:
