@@ -5,6 +5,7 @@
 // endpoint for that type, deletes the record and finds the `.deleted` event.
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
+import { clearTimeout, setTimeout } from 'node:timers';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
@@ -81,7 +82,7 @@ function startService(databaseUrl, port) {
 }
 
 async function call(base, key, method, path, body) {
-  const response = await fetch(`${base}${path}`, {
+  const response = await globalThis.fetch(`${base}${path}`, {
     method,
     headers: { Authorization: `Bearer ${key}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
     body: body ? JSON.stringify(body) : undefined,
