@@ -56,7 +56,7 @@ function startService(databaseUrl, port) {
   });
   let output = '';
   const ready = new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no demo key after 90 s:\n${output}`)), 90_000);
+    const timer = setTimeout(() => reject(new Error(`no demo key after 300 s:\n${output}`)), 300_000);
     const read = (chunk) => {
       output += chunk;
       const key = /API key (ppk_\w+)/.exec(output)?.[1];
