@@ -5,6 +5,7 @@
 // endpoint for that type, deletes the record and finds the `.deleted` event.
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
+import { clearTimeout, setTimeout } from 'node:timers';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
@@ -55,7 +56,7 @@ function startService(databaseUrl, port) {
   });
   let output = '';
   const ready = new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no demo key after 90 s:\n${output}`)), 90_000);
+    const timer = setTimeout(() => reject(new Error(`no demo key after 300 s:\n${output}`)), 300_000);
     const read = (chunk) => {
       output += chunk;
       const key = /API key (ppk_\w+)/.exec(output)?.[1];
@@ -81,7 +82,7 @@ function startService(databaseUrl, port) {
 }
 
 async function call(base, key, method, path, body) {
-  const response = await fetch(`${base}${path}`, {
+  const response = await globalThis.fetch(`${base}${path}`, {
     method,
     headers: { Authorization: `Bearer ${key}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
     body: body ? JSON.stringify(body) : undefined,
