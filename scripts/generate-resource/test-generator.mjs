@@ -1,7 +1,8 @@
 // `npm run test:generator [-- --keep]`: proves the generator in a throwaway copy of the repository (its tracked
 // files as they are in the working tree, node_modules linked): generate a resource, then type-check, lint,
 // format-check and architecture-check it, build, run its migration down and up again, and run its own e2e spec
-// — with no hand edits. Any failure fails the run. `--keep` leaves the copy for a look afterwards.
+// and the contract suite (test/contract.e2e-spec.ts, which finds it in the registration list) — with no hand
+// edits. Any failure fails the run. `--keep` leaves the copy for a look afterwards.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import {
@@ -247,12 +248,14 @@ async function main() {
         node(copy, 'migration up, down, up', ['scripts/generate-resource/migration-round-trip.mjs', names.items_table]),
       ),
       jest: afterBuild(() =>
-        node(copy, `jest ${spec}`, [
+        node(copy, `jest ${spec} test/contract.e2e-spec.ts`, [
           '--experimental-vm-modules',
           '--no-warnings=ExperimentalWarning',
           'node_modules/jest/bin/jest.js',
           '--runTestsByPath',
           spec,
+          // The table-driven contract suite, which takes the new resource from the registration list.
+          'test/contract.e2e-spec.ts',
         ]),
       ),
     };
