@@ -295,6 +295,42 @@ describe.each(RESOURCES_UNDER_TEST)('$path: the generic contract', (resource) =>
   });
 
   describe('PUT', () => {
+    /** The create body's plain text fields (no format, no enum), with their documented limit and whether required. */
+    const textFields = (): { field: string; max: number; required: boolean }[] => {
+      const schema = bodySchemaOf(sut, resource, 'create');
+      return Object.entries(schema.properties ?? {}).flatMap(([field, property]) =>
+        property.type === 'string' && !property.format && !property.enum && !property.allOf && !property.$ref
+          ? [{ field, max: property.maxLength ?? 0, required: (schema.required ?? []).includes(field) }]
+          : [],
+      );
+    };
+
+    it('accepts each text field at its limit and refuses one more, naming the rule and changing nothing', async () => {
+      const fields = textFields();
+      expect(fields.length).toBeGreaterThan(0);
+      for (const { field, max } of fields) {
+        expect({ field, max: max > 0 }).toEqual({ field, max: true });
+        const record = await create();
+        const atLimit = await api.put(sut, team, record.id, { [field]: text(max) });
+        expect(atLimit.status).toBe(200);
+        const over = await api.put(sut, team, record.id, { [field]: text(max + 1) });
+        expect(expectFieldError(over, field)).toBe(`${field} must be shorter than or equal to ${max} characters`);
+        expect((await api.get(sut, team, record.id)).body).toEqual(atLimit.body);
+      }
+    });
+
+    it('refuses null, "" and blank for each required text field, and changes nothing', async () => {
+      const record = await create();
+      // Beside valid values of the other fields, which must not be applied either.
+      const change = await newBody(sut, team, resource);
+      for (const { field } of textFields().filter((candidate) => candidate.required)) {
+        for (const value of [null, '', '   ']) {
+          expectFieldError(await api.put(sut, team, record.id, { ...change, [field]: value }), field);
+        }
+      }
+      expect((await api.get(sut, team, record.id)).body).toEqual({ data: record });
+    });
+
     it('accepts an empty body: nothing changes but updatedAt, which moves forward', async () => {
       const record = await create();
       const response = await api.put(sut, team, record.id, {});

@@ -1,8 +1,9 @@
 // `npm run test:generator [-- --keep]`: proves the generator in a throwaway copy of the repository (its tracked
 // files as they are in the working tree, node_modules linked): generate a resource, then type-check, lint,
-// format-check and architecture-check it, build, run its migration down and up again, run its own e2e spec, and
-// prove it first-class on the built service (first-class.mjs: its events on the feed with `types=`, a webhook
-// endpoint for them) — with no hand edits. Any failure fails the run. `--keep` leaves the copy for a look afterwards.
+// format-check and architecture-check it, build, run its migration down and up again, run its own e2e spec and
+// the contract suite (test/contract.e2e-spec.ts, which finds it in the registration list), and prove it
+// first-class on the built service (first-class.mjs: its events on the feed with `types=`, a webhook endpoint
+// for them) — with no hand edits. Any failure fails the run. `--keep` leaves the copy for a look afterwards.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import {
@@ -256,13 +257,21 @@ async function main() {
         ]),
       ),
       jest: afterBuild(() =>
-        node(copy, `jest ${spec}`, [
-          '--experimental-vm-modules',
-          '--no-warnings=ExperimentalWarning',
-          'node_modules/jest/bin/jest.js',
-          '--runTestsByPath',
-          spec,
-        ]),
+        node(
+          copy,
+          `jest ${spec} test/contract.e2e-spec.ts`,
+          [
+            '--experimental-vm-modules',
+            '--no-warnings=ExperimentalWarning',
+            'node_modules/jest/bin/jest.js',
+            '--runTestsByPath',
+            spec,
+            // The table-driven contract suite, which takes the new resource from the registration list (only it:
+            // the seed resources pass the suite in `npm test`).
+            'test/contract.e2e-spec.ts',
+          ],
+          { CONTRACT_RESOURCES: `/v1/${NAME}` },
+        ),
       ),
     };
     const results = await Promise.allSettled(Object.values(steps));
