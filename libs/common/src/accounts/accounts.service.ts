@@ -150,14 +150,15 @@ export class AccountsService {
       return { outcome: 'wrong' };
     }
     await this.db.query('DELETE FROM sign_in_failures WHERE email = $1', [address]);
-    const greeted: unknown[] = await this.db.query(
-      'UPDATE users SET welcome_pending = false WHERE team_id = $1 AND id = $2 AND welcome_pending RETURNING id',
+    // TypeORM answers an UPDATE with [rows, affected count].
+    const [, greeted]: [unknown, number] = await this.db.query(
+      'UPDATE users SET welcome_pending = false WHERE team_id = $1 AND id = $2 AND welcome_pending',
       [user.team_id, user.id],
     );
     return {
       outcome: 'signed-in',
       account: { userId: user.id, teamId: user.team_id, teamName: user.team_name, email: user.email },
-      welcome: greeted.length > 0,
+      welcome: greeted > 0,
     };
   }
 

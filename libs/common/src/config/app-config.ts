@@ -177,7 +177,8 @@ export class AppConfig {
   /**
    * Dashboard hardening (sign-in, sign-up, sessions). Password hashes (scrypt, on libuv's 4-thread pool) that may
    * run at once per instance, wait for a turn, and be held (running or waiting) by one client address; beyond
-   * them a sign-in or sign-up is answered 429 at once.
+   * them a sign-in or sign-up is answered 429 at once. Keep PER_CLIENT below CONCURRENCY, so that one address never
+   * holds every running hash.
    */
   @Transform(toInt)
   @IsInt()
@@ -195,7 +196,7 @@ export class AppConfig {
   @IsInt()
   @Min(1)
   @Max(1_000)
-  PASSWORD_HASH_PER_CLIENT = 2;
+  PASSWORD_HASH_PER_CLIENT = 1;
 
   /** Sign-ups per client address in a sliding hour (every instance together: counted in PostgreSQL). */
   @Transform(toInt)
