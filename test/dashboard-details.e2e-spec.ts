@@ -180,7 +180,7 @@ describe('dashboard details over HTTP', () => {
       expect([rows(synced), rows(rolled), keys.length]).toEqual([7, 4, 11]);
       expect(recent).not.toContain(synced);
       expect(recent).toMatch(
-        /<div class="table-wrap scroll" tabindex="0" role="region" aria-labelledby="recent-title">/,
+        /<div class="table-wrap scroll" tabindex="0" role="region" aria-label="Last 100 requests \(scrolls\)">/,
       );
     });
   });

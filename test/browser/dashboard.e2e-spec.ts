@@ -173,7 +173,7 @@ describeBrowser('developer dashboard in Chromium', () => {
     expect(await rows('POST', '/v1/landlords', '403')).toBe(1);
     // Both keys' reads on both instances, the rolled key's too (refused keys are no one's usage: they are unknown).
     expect(await rows('GET', '/v1/work-orders', '200')).toBe(10);
-    const daily = page.getByRole('table').filter({ hasText: 'Accounts sync' });
+    const daily = page.getByRole('article', { name: /^Accounts sync/ }).getByRole('table');
     expect(await daily.getByRole('row').nth(1).getByRole('cell').allTextContents()).toEqual(['2', '0', '0', '0', '2']);
     expect(await page.content()).not.toContain(readWrite);
     await expectAccessible(page);

@@ -34,13 +34,16 @@ h2 { font-size: 1.15rem; margin: 0 0 1rem; }
 .lead { color: var(--muted); margin: 0 0 1.5rem; }
 .card { background: var(--card); border: 1px solid var(--line); border-radius: .75rem; padding: 1.5rem; margin-bottom: 1.5rem; box-shadow: 0 1px 2px rgba(16,24,40,.05); }
 label, legend { display: block; font-weight: 600; margin-bottom: .35rem; }
+legend { padding: 0; }
 fieldset { border: 0; padding: 0; margin: 0 0 1rem; }
 .field { margin-bottom: 1rem; }
 .hint { color: var(--muted); font-size: .875rem; font-weight: 400; margin: .25rem 0 0; }
 input[type=text], input[type=email], input[type=password], input[type=date] {
   width: 100%; padding: .6rem .75rem; border: 1px solid #98a2b3; border-radius: .5rem; font: inherit; background: #fff; color: var(--ink);
 }
-.checks { display: grid; grid-template-columns: repeat(auto-fill, minmax(13rem, 1fr)); gap: .15rem 1rem; margin-top: .5rem; }
+.checks { margin-top: .5rem; }
+.check-row { display: flex; flex-wrap: wrap; gap: 0 1rem; }
+.check-row label { min-width: 13rem; }
 .checks label { display: flex; gap: .5rem; align-items: center; font-weight: 400; margin: 0; padding: .3rem .4rem; border-radius: .35rem; cursor: pointer; }
 .checks label:hover { background: var(--bg); }
 .checks code { font-size: .875rem; }

@@ -106,7 +106,7 @@ function recentSection(recent: RecentRequestView[]): SafeHtml {
   if (recent.length === 0) return html`<p class="empty">No requests in the last ${USAGE_DAYS} days.</p>`;
   // A region of its own that scrolls, so a hundred rows do not make the page a hundred rows long; focusable, so
   // the keyboard scrolls it too.
-  return html`<div class="table-wrap scroll" tabindex="0" role="region" aria-labelledby="recent-title">
+  return html`<div class="table-wrap scroll" tabindex="0" role="region" aria-label="Last 100 requests (scrolls)">
     <table>
       <thead>
         <tr>

@@ -1,3 +1,4 @@
+import type { EventType } from '@app/common';
 import { EVENT_TYPES } from '../../resources.js';
 import type { WebhookDeliveryResponse, WebhookEndpointResponse } from '../../webhooks/index.js';
 import { html, type SafeHtml } from './html.js';
@@ -26,6 +27,16 @@ function secretCard(shown: ShownSecret | undefined): SafeHtml {
     </div>
     <p class="hint" id="new-secret-status" role="status" aria-live="polite"></p>
   </div>`;
+}
+
+/** The event types, one row per resource (`work_order.created`, `work_order.updated`, …). */
+function byResource(): EventType[][] {
+  const rows = new Map<string, EventType[]>();
+  for (const type of EVENT_TYPES) {
+    const resource = type.slice(0, type.indexOf('.'));
+    rows.set(resource, [...(rows.get(resource) ?? []), type]);
+  }
+  return [...rows.values()];
 }
 
 function endpointFields(form: EndpointForm, idPrefix: string): SafeHtml {
@@ -58,12 +69,17 @@ function endpointFields(form: EndpointForm, idPrefix: string): SafeHtml {
       <legend>Event types</legend>
       <p class="hint" id="${idPrefix}types-hint">None chosen: every event, those added later too.</p>
       <div class="checks">
-        ${EVENT_TYPES.map(
-          (type) =>
-            html`<label
-              ><input type="checkbox" name="types" value="${type}" ${selected.has(type) ? html` checked` : ''} />
-              <code>${type}</code></label
-            >`,
+        ${byResource().map(
+          (types) =>
+            html`<div class="check-row">
+              ${types.map(
+                (type) =>
+                  html`<label
+                    ><input type="checkbox" name="types" value="${type}" ${selected.has(type) ? html` checked` : ''} />
+                    <code>${type}</code></label
+                  >`,
+              )}
+            </div>`,
         )}
       </div>
     </fieldset>`;
