@@ -2,7 +2,7 @@ import base from './jest.config.js';
 
 /**
  * `npm run test:reliability`: the generated suites under test/reliability (fuzzing from the OpenAPI document,
- * the cross-team sweep). Kept out of `npm test`, whose pattern does not match `*.reliability-spec.ts`.
+ * the cross-team sweep, malformed forms on every dashboard POST route). Kept out of `npm test`, whose pattern does not match `*.reliability-spec.ts`.
  */
 export default {
   ...base,

@@ -1,4 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -49,6 +50,8 @@ export async function startServer(name: ServerUnderTest['name'], databaseUrl: st
     // The webhook scenario's receiver listens on 127.0.0.1 (http): allowed here only.
     WEBHOOKS_ALLOW_HTTP: 'true',
     WEBHOOKS_ALLOW_PRIVATE: 'true',
+    // Production needs the dashboard's form-signing key (docs/dashboard.md); any will do for a benchmark.
+    DASHBOARD_SECRET: process.env.DASHBOARD_SECRET ?? randomBytes(32).toString('base64url'),
   };
   // The in-memory limiter, as the floor has: a Redis round trip would measure Redis, not the service.
   delete env.REDIS_URL;

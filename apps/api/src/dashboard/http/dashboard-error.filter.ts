@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Response } from 'express';
-import type { Viewer } from '../views/layout.js';
+import { DASHBOARD, type Viewer } from '../views/layout.js';
 import { errorPage } from '../views/pages.js';
 import { DashboardCookies } from './cookies.js';
 
@@ -61,7 +61,7 @@ export class DashboardErrorFilter implements ExceptionFilter {
     response.setHeader('Cache-Control', 'no-store');
     if (exception instanceof SignInRequired) {
       if (exception.expired) this.cookies.clearSession(response);
-      response.redirect(303, `/dashboard/sign-in${exception.expired ? '?reason=expired' : ''}`);
+      response.redirect(303, `${DASHBOARD}/sign-in${exception.expired ? '?reason=expired' : ''}`);
       return;
     }
     if (exception instanceof PageError) {

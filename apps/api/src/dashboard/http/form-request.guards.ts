@@ -9,8 +9,9 @@ const isSafeMethod = (request: Request): boolean => request.method === 'GET' || 
 /**
  * Every dashboard POST must come from the dashboard's own pages. A browser says where a form was posted from:
  * `Sec-Fetch-Site` (anything but `same-origin`, or `none` for a person's own navigation, is another site — a
- * sibling subdomain is `same-site` and refused too) and `Origin` (its host must be this server's). Clients that
- * send neither (curl, scripts) still need the form's CSRF token.
+ * sibling subdomain is `same-site` and refused too) and `Origin` (its host must be this server's, or
+ * PUBLIC_URL's). Clients that send neither (curl, scripts, a browser over plain HTTP to another host than
+ * localhost) still need the form's CSRF token.
  */
 @Injectable()
 export class SameOriginGuard implements CanActivate {
@@ -26,7 +27,9 @@ export class SameOriginGuard implements CanActivate {
     const site = request.headers['sec-fetch-site'];
     if (site !== undefined && site !== 'same-origin' && site !== 'none') throw crossSite();
     const origin = request.headers.origin;
-    if (origin !== undefined) {
+    // `null` is what a browser sends from our own pages too (they carry `Referrer-Policy: no-referrer`), so it
+    // tells nothing; Sec-Fetch-Site, sent over HTTPS and to localhost, decided above.
+    if (origin !== undefined && origin !== 'null') {
       const host = hostOf(origin);
       if (host === undefined || (host !== request.host && host !== this.publicHost)) throw crossSite();
     }
