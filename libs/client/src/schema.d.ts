@@ -35,6 +35,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where everything is
+         * @description The API’s version and links to the OpenAPI document, Swagger UI, the developer dashboard and the health probes. Needs no key. The links are absolute: under `PUBLIC_URL` when it is set, else the request’s host.
+         */
+        get: operations["DiscoveryController_discover"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/contractors": {
         parameters: {
             query?: never;
@@ -478,6 +498,48 @@ export interface components {
              * @example companyName must be shorter than or equal to 260 characters
              */
             error: string;
+        };
+        DiscoveryLinks: {
+            /**
+             * @description The OpenAPI 3 document (no key)
+             * @example http://localhost:3000/v1/openapi.json
+             */
+            openapi: string;
+            /**
+             * @description Swagger UI: read and try every operation
+             * @example http://localhost:3000/docs
+             */
+            docs: string;
+            /**
+             * @description The developer dashboard: sign up or in, create API keys, see usage
+             * @example http://localhost:3000/dashboard
+             */
+            dashboard: string;
+            /**
+             * @description Liveness probe
+             * @example http://localhost:3000/health
+             */
+            health: string;
+            /**
+             * @description Readiness probe (the database answers)
+             * @example http://localhost:3000/health/ready
+             */
+            ready: string;
+        };
+        Discovery: {
+            /** @example Property Portfolio API */
+            name: string;
+            /**
+             * @description The version of this API (the OpenAPI document’s info.version)
+             * @example 1.0.0
+             */
+            version: string;
+            /** @example Send Authorization: Bearer <key> to every other /v1 operation; keys come from the dashboard */
+            authentication: string;
+            links: components["schemas"]["DiscoveryLinks"];
+        };
+        DiscoveryResponse: {
+            data: components["schemas"]["Discovery"];
         };
         /** @enum {string} */
         ContractorStatus: "active" | "inactive" | "on_holiday";
@@ -1527,6 +1589,29 @@ export interface operations {
             };
         };
     };
+    DiscoveryController_discover: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiscoveryResponse"];
+                };
+            };
+        };
+    };
     ContractorsController_list: {
         parameters: {
             query?: {
@@ -1566,6 +1651,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1584,6 +1673,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1598,6 +1691,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1609,7 +1708,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -1620,6 +1719,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1640,6 +1743,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1662,6 +1769,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1700,6 +1811,12 @@ export interface operations {
                     ETag: string;
                     /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
                     "Idempotent-Replayed"?: "true" | "false";
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description The URL path of the created record (`/v1/<collection>/<id>`), also on a replayed answer */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1717,6 +1834,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1731,6 +1852,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1751,6 +1878,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1771,6 +1902,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1791,6 +1926,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1811,6 +1950,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1831,6 +1974,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1842,7 +1989,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -1853,6 +2000,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1873,6 +2024,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1895,6 +2050,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1933,6 +2092,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Strong entity tag of the record as GET one returns it; send it in If-Match or If-None-Match */
                     ETag: string;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1952,6 +2115,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Strong entity tag of the record as GET one returns it; send it in If-Match or If-None-Match */
                     ETag: string;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1965,6 +2132,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1979,6 +2150,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1999,6 +2176,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2010,7 +2191,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -2021,6 +2202,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2041,6 +2226,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2063,6 +2252,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2105,6 +2298,10 @@ export interface operations {
                     ETag: string;
                     /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
                     "Idempotent-Replayed"?: "true" | "false";
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2122,6 +2319,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2136,6 +2337,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2156,6 +2363,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2176,6 +2387,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2196,6 +2411,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2216,6 +2435,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2236,6 +2459,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2256,6 +2483,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2276,6 +2507,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2287,7 +2522,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -2298,6 +2533,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2318,6 +2557,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2340,6 +2583,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2380,6 +2627,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
                     "Idempotent-Replayed"?: "true" | "false";
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2393,6 +2644,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2407,6 +2662,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2427,6 +2688,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2447,6 +2712,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2467,6 +2736,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2487,6 +2760,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2507,6 +2784,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2518,7 +2799,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -2529,6 +2810,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2549,6 +2834,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2571,6 +2860,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2617,6 +2910,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2635,6 +2932,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2649,6 +2950,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2660,7 +2967,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -2671,6 +2978,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2691,6 +3002,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2713,6 +3028,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2751,6 +3070,12 @@ export interface operations {
                     ETag: string;
                     /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
                     "Idempotent-Replayed"?: "true" | "false";
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description The URL path of the created record (`/v1/<collection>/<id>`), also on a replayed answer */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2768,6 +3093,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2782,6 +3111,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2802,6 +3137,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2822,6 +3161,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2842,6 +3185,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2862,6 +3209,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2882,6 +3233,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2893,7 +3248,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -2904,6 +3259,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2924,6 +3283,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2946,6 +3309,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2984,6 +3351,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Strong entity tag of the record as GET one returns it; send it in If-Match or If-None-Match */
                     ETag: string;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3003,6 +3374,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Strong entity tag of the record as GET one returns it; send it in If-Match or If-None-Match */
                     ETag: string;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3016,6 +3391,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3030,6 +3409,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3050,6 +3435,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3061,7 +3450,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -3072,6 +3461,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3092,6 +3485,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3114,6 +3511,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3156,6 +3557,10 @@ export interface operations {
                     ETag: string;
                     /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
                     "Idempotent-Replayed"?: "true" | "false";
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3173,6 +3578,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3187,6 +3596,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3207,6 +3622,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3227,6 +3646,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3247,6 +3670,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3267,6 +3694,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3287,6 +3718,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3307,6 +3742,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3327,6 +3766,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3338,7 +3781,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -3349,6 +3792,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3369,6 +3816,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3391,6 +3842,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3431,6 +3886,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
                     "Idempotent-Replayed"?: "true" | "false";
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3444,6 +3903,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3458,6 +3921,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3478,6 +3947,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3498,6 +3971,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3518,6 +3995,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3538,6 +4019,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3558,6 +4043,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3569,7 +4058,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -3580,6 +4069,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3600,6 +4093,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3622,6 +4119,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3668,6 +4169,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3686,6 +4191,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3700,6 +4209,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3711,7 +4226,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -3722,6 +4237,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3742,6 +4261,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3764,6 +4287,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3802,6 +4329,12 @@ export interface operations {
                     ETag: string;
                     /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
                     "Idempotent-Replayed"?: "true" | "false";
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description The URL path of the created record (`/v1/<collection>/<id>`), also on a replayed answer */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3819,6 +4352,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3833,6 +4370,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3853,6 +4396,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3873,6 +4420,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3893,6 +4444,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3913,6 +4468,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3933,6 +4492,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3944,7 +4507,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -3955,6 +4518,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3975,6 +4542,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3997,6 +4568,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4035,6 +4610,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Strong entity tag of the record as GET one returns it; send it in If-Match or If-None-Match */
                     ETag: string;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4054,6 +4633,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Strong entity tag of the record as GET one returns it; send it in If-Match or If-None-Match */
                     ETag: string;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4067,6 +4650,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4081,6 +4668,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4101,6 +4694,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4112,7 +4709,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -4123,6 +4720,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4143,6 +4744,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4165,6 +4770,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4207,6 +4816,10 @@ export interface operations {
                     ETag: string;
                     /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
                     "Idempotent-Replayed"?: "true" | "false";
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4224,6 +4837,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4238,6 +4855,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4258,6 +4881,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4278,6 +4905,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4298,6 +4929,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4318,6 +4953,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4338,6 +4977,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4358,6 +5001,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4378,6 +5025,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4389,7 +5040,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -4400,6 +5051,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4420,6 +5075,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4442,6 +5101,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4482,6 +5145,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
                     "Idempotent-Replayed"?: "true" | "false";
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4495,6 +5162,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4509,6 +5180,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4529,6 +5206,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4549,6 +5230,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4569,6 +5254,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4589,6 +5278,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4609,6 +5302,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4620,7 +5317,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -4631,6 +5328,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4651,6 +5352,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4673,6 +5378,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4729,6 +5438,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4747,6 +5460,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4761,6 +5478,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4772,7 +5495,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -4783,6 +5506,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4803,6 +5530,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4825,6 +5556,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4863,6 +5598,12 @@ export interface operations {
                     ETag: string;
                     /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
                     "Idempotent-Replayed"?: "true" | "false";
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description The URL path of the created record (`/v1/<collection>/<id>`), also on a replayed answer */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4880,6 +5621,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4894,6 +5639,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4914,6 +5665,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4934,6 +5689,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4954,6 +5713,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4974,6 +5737,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4994,6 +5761,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5005,7 +5776,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -5016,6 +5787,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5036,6 +5811,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5058,6 +5837,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5096,6 +5879,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Strong entity tag of the record as GET one returns it; send it in If-Match or If-None-Match */
                     ETag: string;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5115,6 +5902,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Strong entity tag of the record as GET one returns it; send it in If-Match or If-None-Match */
                     ETag: string;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5128,6 +5919,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5142,6 +5937,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5162,6 +5963,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5173,7 +5978,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -5184,6 +5989,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5204,6 +6013,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5226,6 +6039,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5268,6 +6085,10 @@ export interface operations {
                     ETag: string;
                     /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
                     "Idempotent-Replayed"?: "true" | "false";
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5285,6 +6106,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5299,6 +6124,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5319,6 +6150,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5339,6 +6174,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5359,6 +6198,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5379,6 +6222,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5399,6 +6246,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5419,6 +6270,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5439,6 +6294,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5450,7 +6309,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -5461,6 +6320,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5481,6 +6344,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5503,6 +6370,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5543,6 +6414,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
                     "Idempotent-Replayed"?: "true" | "false";
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5556,6 +6431,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5570,6 +6449,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5590,6 +6475,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5610,6 +6499,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5630,6 +6523,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5650,6 +6547,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5670,6 +6571,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5681,7 +6586,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -5692,6 +6597,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5712,6 +6621,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5734,6 +6647,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5782,6 +6699,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5800,6 +6721,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5814,6 +6739,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5825,7 +6756,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -5836,6 +6767,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5856,6 +6791,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5878,6 +6817,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5916,6 +6859,12 @@ export interface operations {
                     ETag: string;
                     /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
                     "Idempotent-Replayed"?: "true" | "false";
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description The URL path of the created record (`/v1/<collection>/<id>`), also on a replayed answer */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5933,6 +6882,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5947,6 +6900,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5967,6 +6926,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5987,6 +6950,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6007,6 +6974,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6027,6 +6998,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6047,6 +7022,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6058,7 +7037,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -6069,6 +7048,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6089,6 +7072,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6111,6 +7098,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6149,6 +7140,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Strong entity tag of the record as GET one returns it; send it in If-Match or If-None-Match */
                     ETag: string;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6168,6 +7163,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Strong entity tag of the record as GET one returns it; send it in If-Match or If-None-Match */
                     ETag: string;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6181,6 +7180,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6195,6 +7198,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6215,6 +7224,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6226,7 +7239,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -6237,6 +7250,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6257,6 +7274,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6279,6 +7300,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6321,6 +7346,10 @@ export interface operations {
                     ETag: string;
                     /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
                     "Idempotent-Replayed"?: "true" | "false";
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6338,6 +7367,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6352,6 +7385,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6372,6 +7411,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6392,6 +7435,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6412,6 +7459,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6432,6 +7483,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6452,6 +7507,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6472,6 +7531,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6492,6 +7555,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6503,7 +7570,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -6514,6 +7581,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6534,6 +7605,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6556,6 +7631,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6596,6 +7675,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
                     "Idempotent-Replayed"?: "true" | "false";
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6609,6 +7692,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6623,6 +7710,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6643,6 +7736,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6663,6 +7760,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6683,6 +7784,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6703,6 +7808,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6723,6 +7832,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6734,7 +7847,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -6745,6 +7858,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6765,6 +7882,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6787,6 +7908,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6827,6 +7952,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6842,6 +7971,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6856,6 +7989,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6876,6 +8015,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6887,7 +8030,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -6898,6 +8041,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6918,6 +8065,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6940,6 +8091,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6984,6 +8139,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7002,6 +8161,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7016,6 +8179,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7027,7 +8196,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -7038,6 +8207,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7058,6 +8231,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7080,6 +8257,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7116,6 +8297,12 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
                     "Idempotent-Replayed"?: "true" | "false";
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description The URL path of the created record (`/v1/<collection>/<id>`), also on a replayed answer */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7133,6 +8320,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7147,6 +8338,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7167,6 +8364,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7187,6 +8388,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7207,6 +8412,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7227,6 +8436,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7238,7 +8451,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -7249,6 +8462,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7269,6 +8486,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7291,6 +8512,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7324,6 +8549,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7341,6 +8570,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7355,6 +8588,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7375,6 +8614,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7386,7 +8629,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -7397,6 +8640,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7417,6 +8664,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7439,6 +8690,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7477,6 +8732,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
                     "Idempotent-Replayed"?: "true" | "false";
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7494,6 +8753,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7508,6 +8771,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7528,6 +8797,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7548,6 +8821,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7568,6 +8845,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7588,6 +8869,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7608,6 +8893,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7619,7 +8908,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -7630,6 +8919,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7650,6 +8943,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7672,6 +8969,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7710,6 +9011,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
                     "Idempotent-Replayed"?: "true" | "false";
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7723,6 +9028,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7737,6 +9046,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7757,6 +9072,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7777,6 +9096,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7797,6 +9120,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7808,7 +9135,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -7819,6 +9146,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7839,6 +9170,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7861,6 +9196,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7899,6 +9238,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
                     "Idempotent-Replayed"?: "true" | "false";
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7916,6 +9259,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7930,6 +9277,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7950,6 +9303,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7970,6 +9327,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7990,6 +9351,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8001,7 +9366,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -8012,6 +9377,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8032,6 +9401,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8054,6 +9427,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8092,6 +9469,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
                     "Idempotent-Replayed"?: "true" | "false";
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8109,6 +9490,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8123,6 +9508,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8143,6 +9534,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8163,6 +9558,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8183,6 +9582,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8203,6 +9606,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8214,7 +9621,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -8225,6 +9632,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8245,6 +9656,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8267,6 +9682,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8313,6 +9732,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8331,6 +9754,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8345,6 +9772,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8365,6 +9798,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8376,7 +9813,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -8387,6 +9824,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8407,6 +9848,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8429,6 +9874,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8468,6 +9917,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
                     "Idempotent-Replayed"?: "true" | "false";
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8485,6 +9938,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8499,6 +9956,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8519,6 +9982,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8539,6 +10006,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8559,6 +10030,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8570,7 +10045,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -8581,6 +10056,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8601,6 +10080,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8623,6 +10106,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
