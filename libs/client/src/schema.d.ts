@@ -35,6 +35,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where everything is
+         * @description The API’s version and links to the OpenAPI document, Swagger UI, the developer dashboard and the health probes. Needs no key. The links are absolute: under `PUBLIC_URL` when it is set, else the request’s host.
+         */
+        get: operations["DiscoveryController_discover"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/contractors": {
         parameters: {
             query?: never;
@@ -478,6 +498,48 @@ export interface components {
              * @example companyName must be shorter than or equal to 260 characters
              */
             error: string;
+        };
+        DiscoveryLinks: {
+            /**
+             * @description The OpenAPI 3 document (no key)
+             * @example http://localhost:3000/v1/openapi.json
+             */
+            openapi: string;
+            /**
+             * @description Swagger UI: read and try every operation
+             * @example http://localhost:3000/docs
+             */
+            docs: string;
+            /**
+             * @description The developer dashboard: sign up or in, create API keys, see usage
+             * @example http://localhost:3000/dashboard
+             */
+            dashboard: string;
+            /**
+             * @description Liveness probe
+             * @example http://localhost:3000/health
+             */
+            health: string;
+            /**
+             * @description Readiness probe (the database answers)
+             * @example http://localhost:3000/health/ready
+             */
+            ready: string;
+        };
+        Discovery: {
+            /** @example Property Portfolio API */
+            name: string;
+            /**
+             * @description The version of this API (the OpenAPI document’s info.version)
+             * @example 1.0.0
+             */
+            version: string;
+            /** @example Send Authorization: Bearer <key> to every other /v1 operation; keys come from the dashboard */
+            authentication: string;
+            links: components["schemas"]["DiscoveryLinks"];
+        };
+        DiscoveryResponse: {
+            data: components["schemas"]["Discovery"];
         };
         /** @enum {string} */
         ContractorStatus: "active" | "inactive" | "on_holiday";
@@ -1518,6 +1580,29 @@ export interface operations {
             };
         };
     };
+    DiscoveryController_discover: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiscoveryResponse"];
+                };
+            };
+        };
+    };
     ContractorsController_list: {
         parameters: {
             query?: {
@@ -1557,6 +1642,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1575,6 +1664,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1589,6 +1682,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1600,7 +1699,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -1611,6 +1710,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1631,6 +1734,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1653,6 +1760,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1691,6 +1802,12 @@ export interface operations {
                     ETag: string;
                     /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
                     "Idempotent-Replayed"?: "true" | "false";
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description The URL path of the created record (`/v1/<collection>/<id>`), also on a replayed answer */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1708,6 +1825,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1722,6 +1843,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1742,6 +1869,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1762,6 +1893,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1782,6 +1917,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1802,6 +1941,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1822,6 +1965,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1833,7 +1980,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -1844,6 +1991,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1864,6 +2015,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1886,6 +2041,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1924,6 +2083,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Strong entity tag of the record as GET one returns it; send it in If-Match or If-None-Match */
                     ETag: string;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1943,6 +2106,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Strong entity tag of the record as GET one returns it; send it in If-Match or If-None-Match */
                     ETag: string;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1956,6 +2123,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1970,6 +2141,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1990,6 +2167,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2001,7 +2182,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -2012,6 +2193,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2032,6 +2217,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2054,6 +2243,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2096,6 +2289,10 @@ export interface operations {
                     ETag: string;
                     /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
                     "Idempotent-Replayed"?: "true" | "false";
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2113,6 +2310,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2127,6 +2328,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2147,6 +2354,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2167,6 +2378,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2187,6 +2402,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2207,6 +2426,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2227,6 +2450,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2247,6 +2474,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2267,6 +2498,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2278,7 +2513,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -2289,6 +2524,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2309,6 +2548,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2331,6 +2574,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2371,6 +2618,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
                     "Idempotent-Replayed"?: "true" | "false";
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2384,6 +2635,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2398,6 +2653,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2418,6 +2679,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2438,6 +2703,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2458,6 +2727,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2478,6 +2751,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2498,6 +2775,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2509,7 +2790,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -2520,6 +2801,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2540,6 +2825,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2562,6 +2851,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2608,6 +2901,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2626,6 +2923,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2640,6 +2941,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2651,7 +2958,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -2662,6 +2969,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2682,6 +2993,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2704,6 +3019,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2742,6 +3061,12 @@ export interface operations {
                     ETag: string;
                     /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
                     "Idempotent-Replayed"?: "true" | "false";
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description The URL path of the created record (`/v1/<collection>/<id>`), also on a replayed answer */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2759,6 +3084,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2773,6 +3102,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2793,6 +3128,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2813,6 +3152,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2833,6 +3176,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2853,6 +3200,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2873,6 +3224,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2884,7 +3239,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -2895,6 +3250,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2915,6 +3274,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2937,6 +3300,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2975,6 +3342,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Strong entity tag of the record as GET one returns it; send it in If-Match or If-None-Match */
                     ETag: string;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2994,6 +3365,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Strong entity tag of the record as GET one returns it; send it in If-Match or If-None-Match */
                     ETag: string;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3007,6 +3382,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3021,6 +3400,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3041,6 +3426,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3052,7 +3441,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -3063,6 +3452,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3083,6 +3476,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3105,6 +3502,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3147,6 +3548,10 @@ export interface operations {
                     ETag: string;
                     /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
                     "Idempotent-Replayed"?: "true" | "false";
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3164,6 +3569,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3178,6 +3587,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3198,6 +3613,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3218,6 +3637,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3238,6 +3661,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3258,6 +3685,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3278,6 +3709,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3298,6 +3733,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3318,6 +3757,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3329,7 +3772,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -3340,6 +3783,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3360,6 +3807,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3382,6 +3833,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3422,6 +3877,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
                     "Idempotent-Replayed"?: "true" | "false";
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3435,6 +3894,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3449,6 +3912,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3469,6 +3938,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3489,6 +3962,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3509,6 +3986,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3529,6 +4010,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3549,6 +4034,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3560,7 +4049,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -3571,6 +4060,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3591,6 +4084,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3613,6 +4110,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3659,6 +4160,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3677,6 +4182,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3691,6 +4200,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3702,7 +4217,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -3713,6 +4228,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3733,6 +4252,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3755,6 +4278,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3793,6 +4320,12 @@ export interface operations {
                     ETag: string;
                     /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
                     "Idempotent-Replayed"?: "true" | "false";
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description The URL path of the created record (`/v1/<collection>/<id>`), also on a replayed answer */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3810,6 +4343,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3824,6 +4361,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3844,6 +4387,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3864,6 +4411,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3884,6 +4435,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3904,6 +4459,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3924,6 +4483,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3935,7 +4498,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -3946,6 +4509,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3966,6 +4533,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3988,6 +4559,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4026,6 +4601,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Strong entity tag of the record as GET one returns it; send it in If-Match or If-None-Match */
                     ETag: string;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4045,6 +4624,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Strong entity tag of the record as GET one returns it; send it in If-Match or If-None-Match */
                     ETag: string;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4058,6 +4641,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4072,6 +4659,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4092,6 +4685,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4103,7 +4700,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -4114,6 +4711,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4134,6 +4735,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4156,6 +4761,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4198,6 +4807,10 @@ export interface operations {
                     ETag: string;
                     /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
                     "Idempotent-Replayed"?: "true" | "false";
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4215,6 +4828,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4229,6 +4846,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4249,6 +4872,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4269,6 +4896,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4289,6 +4920,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4309,6 +4944,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4329,6 +4968,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4349,6 +4992,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4369,6 +5016,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4380,7 +5031,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -4391,6 +5042,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4411,6 +5066,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4433,6 +5092,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4473,6 +5136,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
                     "Idempotent-Replayed"?: "true" | "false";
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4486,6 +5153,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4500,6 +5171,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4520,6 +5197,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4540,6 +5221,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4560,6 +5245,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4580,6 +5269,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4600,6 +5293,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4611,7 +5308,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -4622,6 +5319,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4642,6 +5343,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4664,6 +5369,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4720,6 +5429,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4738,6 +5451,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4752,6 +5469,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4763,7 +5486,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -4774,6 +5497,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4794,6 +5521,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4816,6 +5547,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4854,6 +5589,12 @@ export interface operations {
                     ETag: string;
                     /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
                     "Idempotent-Replayed"?: "true" | "false";
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description The URL path of the created record (`/v1/<collection>/<id>`), also on a replayed answer */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4871,6 +5612,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4885,6 +5630,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4905,6 +5656,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4925,6 +5680,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4945,6 +5704,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4965,6 +5728,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4985,6 +5752,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4996,7 +5767,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -5007,6 +5778,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5027,6 +5802,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5049,6 +5828,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5087,6 +5870,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Strong entity tag of the record as GET one returns it; send it in If-Match or If-None-Match */
                     ETag: string;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5106,6 +5893,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Strong entity tag of the record as GET one returns it; send it in If-Match or If-None-Match */
                     ETag: string;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5119,6 +5910,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5133,6 +5928,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5153,6 +5954,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5164,7 +5969,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -5175,6 +5980,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5195,6 +6004,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5217,6 +6030,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5259,6 +6076,10 @@ export interface operations {
                     ETag: string;
                     /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
                     "Idempotent-Replayed"?: "true" | "false";
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5276,6 +6097,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5290,6 +6115,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5310,6 +6141,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5330,6 +6165,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5350,6 +6189,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5370,6 +6213,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5390,6 +6237,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5410,6 +6261,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5430,6 +6285,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5441,7 +6300,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -5452,6 +6311,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5472,6 +6335,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5494,6 +6361,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5534,6 +6405,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
                     "Idempotent-Replayed"?: "true" | "false";
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5547,6 +6422,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5561,6 +6440,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5581,6 +6466,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5601,6 +6490,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5621,6 +6514,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5641,6 +6538,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5661,6 +6562,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5672,7 +6577,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -5683,6 +6588,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5703,6 +6612,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5725,6 +6638,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5773,6 +6690,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5791,6 +6712,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5805,6 +6730,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5816,7 +6747,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -5827,6 +6758,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5847,6 +6782,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5869,6 +6808,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5907,6 +6850,12 @@ export interface operations {
                     ETag: string;
                     /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
                     "Idempotent-Replayed"?: "true" | "false";
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description The URL path of the created record (`/v1/<collection>/<id>`), also on a replayed answer */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5924,6 +6873,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5938,6 +6891,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5958,6 +6917,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5978,6 +6941,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5998,6 +6965,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6018,6 +6989,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6038,6 +7013,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6049,7 +7028,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -6060,6 +7039,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6080,6 +7063,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6102,6 +7089,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6140,6 +7131,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Strong entity tag of the record as GET one returns it; send it in If-Match or If-None-Match */
                     ETag: string;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6159,6 +7154,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Strong entity tag of the record as GET one returns it; send it in If-Match or If-None-Match */
                     ETag: string;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6172,6 +7171,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6186,6 +7189,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6206,6 +7215,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6217,7 +7230,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -6228,6 +7241,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6248,6 +7265,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6270,6 +7291,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6312,6 +7337,10 @@ export interface operations {
                     ETag: string;
                     /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
                     "Idempotent-Replayed"?: "true" | "false";
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6329,6 +7358,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6343,6 +7376,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6363,6 +7402,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6383,6 +7426,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6403,6 +7450,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6423,6 +7474,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6443,6 +7498,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6463,6 +7522,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6483,6 +7546,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6494,7 +7561,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -6505,6 +7572,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6525,6 +7596,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6547,6 +7622,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6587,6 +7666,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
                     "Idempotent-Replayed"?: "true" | "false";
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6600,6 +7683,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6614,6 +7701,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6634,6 +7727,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6654,6 +7751,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6674,6 +7775,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6694,6 +7799,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6714,6 +7823,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6725,7 +7838,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -6736,6 +7849,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6756,6 +7873,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6778,6 +7899,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6818,6 +7943,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6833,6 +7962,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6847,6 +7980,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6867,6 +8006,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6878,7 +8021,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -6889,6 +8032,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6909,6 +8056,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6931,6 +8082,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6967,6 +8122,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6985,6 +8144,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6999,6 +8162,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7010,7 +8179,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -7021,6 +8190,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7041,6 +8214,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7063,6 +8240,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7099,6 +8280,12 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
                     "Idempotent-Replayed"?: "true" | "false";
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description The URL path of the created record (`/v1/<collection>/<id>`), also on a replayed answer */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7116,6 +8303,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7130,6 +8321,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7150,6 +8347,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7170,6 +8371,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7190,6 +8395,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7210,6 +8419,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7221,7 +8434,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -7232,6 +8445,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7252,6 +8469,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7274,6 +8495,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7307,6 +8532,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7324,6 +8553,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7338,6 +8571,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7358,6 +8597,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7369,7 +8612,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -7380,6 +8623,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7400,6 +8647,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7422,6 +8673,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7460,6 +8715,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
                     "Idempotent-Replayed"?: "true" | "false";
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7477,6 +8736,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7491,6 +8754,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7511,6 +8780,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7531,6 +8804,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7551,6 +8828,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7571,6 +8852,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7591,6 +8876,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7602,7 +8891,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -7613,6 +8902,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7633,6 +8926,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7655,6 +8952,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7693,6 +8994,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
                     "Idempotent-Replayed"?: "true" | "false";
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7706,6 +9011,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7720,6 +9029,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7740,6 +9055,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7760,6 +9079,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7780,6 +9103,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7791,7 +9118,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -7802,6 +9129,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7822,6 +9153,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7844,6 +9179,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7882,6 +9221,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
                     "Idempotent-Replayed"?: "true" | "false";
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7899,6 +9242,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7913,6 +9260,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7933,6 +9286,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7953,6 +9310,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7973,6 +9334,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7984,7 +9349,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -7995,6 +9360,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8015,6 +9384,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8037,6 +9410,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8075,6 +9452,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
                     "Idempotent-Replayed"?: "true" | "false";
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8092,6 +9473,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8106,6 +9491,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8126,6 +9517,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8146,6 +9541,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8166,6 +9565,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8186,6 +9589,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8197,7 +9604,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -8208,6 +9615,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8228,6 +9639,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8250,6 +9665,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8288,6 +9707,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8306,6 +9729,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8320,6 +9747,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8340,6 +9773,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8351,7 +9788,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -8362,6 +9799,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8382,6 +9823,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8404,6 +9849,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8443,6 +9892,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
                     "Idempotent-Replayed"?: "true" | "false";
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8460,6 +9913,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8474,6 +9931,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
             401: {
                 headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8494,6 +9957,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8514,6 +9981,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8534,6 +10005,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8545,7 +10020,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute, until that minute ends; the headers then describe that limit */
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
             429: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest */
@@ -8556,6 +10031,10 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8576,6 +10055,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8598,6 +10081,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2) */
                     "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
