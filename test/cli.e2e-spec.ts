@@ -212,15 +212,36 @@ describe('admin CLI', () => {
       expect(run.stderr).toBe('');
     });
 
-    it('teams list shows every team with its number of live keys', async () => {
+    it('teams list shows every team with its live keys (neither revoked nor expired) and all its keys', async () => {
       const team = expectCreatedKey(await cli(['teams', 'create', '--name', 'Listed Lettings']));
+      const revoked = expectCreatedKey(await cli(['keys', 'create', '--team', team.teamId]));
+      const expired = expectCreatedKey(await cli(['keys', 'create', '--team', team.teamId]));
+      expectCreatedKey(await cli(['keys', 'create', '--team', team.teamId]));
+      expectCreatedKey(await cli(['keys', 'create', '--team', team.teamId]));
+      expect((await cli(['keys', 'revoke', revoked.apiKeyId])).code).toBe(0);
+      await db.query("UPDATE api_keys SET expires_at = now() - interval '1 minute' WHERE id = $1", [expired.apiKeyId]);
       const teams = onlyLine(await cli(['teams', 'list'])) as Array<Record<string, unknown>>;
       expect(teams.find((entry) => entry.teamId === team.teamId)).toEqual({
         teamId: team.teamId,
         name: 'Listed Lettings',
         createdAt: expect.any(String),
-        keys: 1,
+        liveKeys: 3,
+        totalKeys: 5,
       });
+    });
+
+    it('teams create refuses a name another team has (ignoring case) unless --allow-duplicate', async () => {
+      const first = expectCreatedKey(await cli(['teams', 'create', '--name', 'Twice Lettings']));
+      const again = await cli(['teams', 'create', '--name', 'twice lettings']);
+      expect(again.code).toBe(1);
+      expect(expectFailure(again)).toBe(
+        `a team named "Twice Lettings" already exists (teamId ${first.teamId}); to make its key use ` +
+          `keys create --team ${first.teamId}, or pass --allow-duplicate to create a second team with this name`,
+      );
+      const second = expectCreatedKey(await cli(['teams', 'create', '--allow-duplicate', '--name', 'Twice Lettings']));
+      expect(second.teamId).not.toBe(first.teamId);
+      const listed = onlyLine(await cli(['teams', 'list'])) as Array<{ name: string }>;
+      expect(listed.filter((entry) => entry.name === 'Twice Lettings')).toHaveLength(2);
     });
 
     it('users create reads the password from standard input; the account signs in to the dashboard', async () => {

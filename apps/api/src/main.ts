@@ -24,9 +24,12 @@ try {
   logger.info(`Database: ${database.description}`);
   announceMigrations(logger, await runPendingMigrations(database.sessionUrl));
   const app = await lifecycle.ownsApp(createApi(config, database.url, { logger }));
-  await listen(app, config.PORT);
+  // Bound, but answering 503 "starting" (health too) until the first-run lines are out.
+  const open = await listen(app, config.PORT);
   announceListening(logger, config);
-  await createDemoTeamIfEmpty(app, config, logger);
+  // A person at a terminal gets the demo key as plain lines; piped output stays JSON lines.
+  await createDemoTeamIfEmpty(app, config, logger, process.stdout.isTTY ? process.stdout : undefined);
+  open();
 } catch (error) {
   await lifecycle.fail(error);
 }

@@ -2,13 +2,23 @@ import { AccountsService, ApiKeysService, isUuid, type KeyAccess } from '@app/co
 
 export class UsageError extends Error {}
 
+/** A command understood but refused (exit 1, no usage text): a team name already taken. */
+export class RefusedError extends Error {}
+
+/** Options that take no value. */
+const FLAGS = new Set(['allow-duplicate']);
+
 export const USAGE = `Property Portfolio API admin CLI: teams, API keys and dashboard users, on the server's database
 (DATABASE_URL, or the checkout's embedded PostgreSQL). Every command prints one JSON line.
 
 Usage: npm run --silent cli -- <command>
 
-  teams create --name <team name>        a team and its first API key: {"teamId","apiKeyId","apiKey"}
-  teams list                             every team: [{"teamId","name","createdAt","keys"}]
+  teams create --name <team name> [--allow-duplicate]
+                                         a team and its first API key: {"teamId","apiKeyId","apiKey"};
+                                         a name another team has (ignoring case) is refused unless
+                                         --allow-duplicate is given
+  teams list                             every team: [{"teamId","name","createdAt","liveKeys","totalKeys"}]
+                                         (live: neither revoked nor expired; total: every key made)
   keys create --team <teamId> [--name <label>] [--access read_write|read_only] [--expires <YYYY-MM-DD>]
                                          a key (shown once): {"teamId","apiKeyId","apiKey"}
   keys list --team <teamId>              the team's keys (never the keys themselves)
@@ -32,6 +42,8 @@ export function parseArgs(argv: string[]): ParsedArgs {
     const arg = argv[i];
     if (arg === '--help' || arg === '-h') {
       options.set('help', 'true');
+    } else if (FLAGS.has(arg.slice(2))) {
+      options.set(arg.slice(2), 'true');
     } else if (arg.startsWith('--')) {
       const [name, inline] = arg.slice(2).split(/=(.*)/s, 2);
       const value = inline ?? argv[++i];
@@ -86,13 +98,24 @@ export async function runCommand(
   { keys, accounts, readPassword }: CommandServices,
 ): Promise<unknown> {
   const [group, action, target] = args.words;
-  const known = new Set(['name', 'team', 'access', 'expires', 'email']);
+  const known = new Set(['name', 'team', 'access', 'expires', 'email', 'allow-duplicate']);
   for (const option of args.options.keys()) {
     if (!known.has(option)) throw new UsageError(`unknown option --${option}`);
   }
   switch (`${group ?? ''} ${action ?? ''}`) {
-    case 'teams create':
-      return keys.createTeam(text(args.options, 'name', true) as string);
+    case 'teams create': {
+      const name = text(args.options, 'name', true) as string;
+      if (!args.options.has('allow-duplicate')) {
+        const taken = (await keys.listTeams()).find((team) => team.name.toLowerCase() === name.toLowerCase());
+        if (taken) {
+          throw new RefusedError(
+            `a team named "${taken.name}" already exists (teamId ${taken.teamId}); to make its key use ` +
+              `keys create --team ${taken.teamId}, or pass --allow-duplicate to create a second team with this name`,
+          );
+        }
+      }
+      return keys.createTeam(name);
+    }
     case 'teams list':
       return keys.listTeams();
     case 'keys create':

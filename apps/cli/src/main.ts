@@ -2,7 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import { AccountsService, ApiKeysService, AppConfig, DomainError, loadConfig } from '@app/common';
 import { resolveDatabase, runPendingMigrations } from '@app/database';
 import { CliModule } from './cli.module.js';
-import { parseArgs, runCommand, USAGE, UsageError, type ParsedArgs } from './commands.js';
+import { parseArgs, RefusedError, runCommand, USAGE, UsageError, type ParsedArgs } from './commands.js';
 
 function printError(message: string): void {
   process.stderr.write(`${JSON.stringify({ error: message })}\n`);
@@ -74,7 +74,10 @@ async function main(): Promise<number> {
   try {
     return await run(args, config);
   } catch (error) {
-    const message = error instanceof UsageError || error instanceof DomainError ? error.message : String(error);
+    const message =
+      error instanceof UsageError || error instanceof RefusedError || error instanceof DomainError
+        ? error.message
+        : String(error);
     printError(message);
     if (error instanceof UsageError) process.stderr.write(`${USAGE}\n`);
     return error instanceof UsageError ? 2 : 1;

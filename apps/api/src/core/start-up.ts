@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { randomBytes } from 'node:crypto';
 import { AccountsService, ApiKeysService, AppConfig, type Logger } from '@app/common';
@@ -22,12 +22,30 @@ function listenFailure(error: NodeJS.ErrnoException, port: number): Error {
   }
 }
 
+const STARTING = JSON.stringify({ error: 'The service is starting; retry in a moment' });
+
+/** The answer to every request between binding the port and `open()`: 503, so no probe says ready too early. */
+function answerStarting(_request: IncomingMessage, response: ServerResponse): void {
+  response.writeHead(503, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(STARTING),
+    'Cache-Control': 'no-store',
+    'Retry-After': '1',
+  });
+  response.end(STARTING);
+}
+
 /**
  * Binds the port. Nest's own `listen()` would log the raw error before rejecting; this rejects with one clear
- * message instead, and nothing claims the service started before the port is bound.
+ * message instead, and nothing claims the service started before the port is bound. Until the returned `open()`
+ * is called, every request (the health probes too) is answered 503 "starting": the first-run lines are printed
+ * in between, so nothing reports ready before a person has the demo key.
  */
-export async function listen(app: NestExpressApplication, port: number): Promise<void> {
+export async function listen(app: NestExpressApplication, port: number): Promise<() => void> {
   const server: Server = app.getHttpServer();
+  const handlers = server.listeners('request') as Array<(request: IncomingMessage, response: ServerResponse) => void>;
+  server.removeAllListeners('request');
+  server.on('request', answerStarting);
   await new Promise<void>((resolve, reject) => {
     const fail = (error: NodeJS.ErrnoException): void => reject(listenFailure(error, port));
     server.once('error', fail);
@@ -36,6 +54,10 @@ export async function listen(app: NestExpressApplication, port: number): Promise
       resolve();
     });
   });
+  return () => {
+    server.off('request', answerStarting);
+    for (const handler of handlers) server.on('request', handler);
+  };
 }
 
 export function baseUrlOf(config: AppConfig): string {
@@ -61,15 +83,23 @@ export function announceListening(logger: Logger, config: AppConfig): void {
   logger.info(`Health: ${probes}; metrics: ${metrics}`);
 }
 
+/** Where the first-run block goes as plain lines: the terminal, when one is attached (`process.stdout.isTTY`). */
+export interface Terminal {
+  write(text: string): unknown;
+}
+
 /**
  * Outside production, an empty database gets a demo team, its API key and a dashboard account, and they are
  * printed: the key and the password are shown only here, so these lines are written even when `LOG_LEVEL` is
- * `warn` or `error` (not when it is `silent`). Later starts print where the demo account is and how to get in.
+ * `warn` or `error` (not when it is `silent`). With a `terminal` (a person is watching), they are printed there as
+ * plain lines to copy from, and the log says only that they were; without one (piped to a log collector), they
+ * are JSON log lines like the rest. Later starts print where the demo account is and how to get in.
  */
 export async function createDemoTeamIfEmpty(
   app: NestExpressApplication,
   config: AppConfig,
   logger: Logger,
+  terminal?: Terminal,
 ): Promise<void> {
   if (config.isProduction) return;
   const out =
@@ -89,11 +119,39 @@ export async function createDemoTeamIfEmpty(
   await createDemoRecords(app, demo.teamId);
   const password = randomBytes(12).toString('base64url');
   await app.get(AccountsService).createUser(demo.teamId, DEMO_EMAIL, password);
+  const api = `${baseUrlOf(config)}/${API_PREFIX}`;
+  if (terminal && config.LOG_LEVEL !== 'silent') {
+    terminal.write(
+      [
+        '',
+        'Created a demo team on this empty database. The key and the password are shown only now:',
+        '',
+        `  API key     ${demo.apiKey}`,
+        `  Team id     ${demo.teamId}`,
+        `  Dashboard   ${dashboard}`,
+        `  Email       ${DEMO_EMAIL}`,
+        `  Password    ${password}`,
+        '',
+        'Try it:',
+        '',
+        `  export API_KEY=${demo.apiKey}`,
+        `  curl -H "Authorization: Bearer $API_KEY" ${api}/units`,
+        '',
+        '',
+      ].join('\n'),
+    );
+    out.info(
+      { teamId: demo.teamId },
+      `Created a demo team (teamId ${demo.teamId}) and the dashboard account ${DEMO_EMAIL}; ` +
+        'their API key and password were printed above, on the terminal',
+    );
+    return;
+  }
   out.info(
     { teamId: demo.teamId },
     `Created a demo team on this empty database: teamId ${demo.teamId}, API key ${demo.apiKey} ` +
       `(shown once; only its hash is stored). Try: curl -H 'Authorization: Bearer ${demo.apiKey}' ` +
-      `${baseUrlOf(config)}/${API_PREFIX}/contractors`,
+      `${api}/contractors`,
   );
   out.info(
     { teamId: demo.teamId },

@@ -112,17 +112,29 @@ export class ApiKeysService {
     return this.insertKey(this.db.manager, teamId, name, options);
   }
 
-  async listTeams(): Promise<Array<{ teamId: string; name: string; createdAt: string; keys: number }>> {
-    const rows: Array<{ id: string; name: string; created_at: Date; keys: number }> = await this.db.query(
-      `SELECT t.id, t.name, t.created_at,
-              (SELECT count(*)::int FROM api_keys k WHERE k.team_id = t.id AND k.revoked_at IS NULL) AS keys
-         FROM teams t ORDER BY t.created_at, t.id`,
-    );
+  /**
+   * Every team with its keys counted two ways: `liveKeys` (neither revoked nor expired: the keys that work now)
+   * and `totalKeys` (every key ever made for it).
+   */
+  async listTeams(): Promise<
+    Array<{ teamId: string; name: string; createdAt: string; liveKeys: number; totalKeys: number }>
+  > {
+    const rows: Array<{ id: string; name: string; created_at: Date; live: number; total: number }> =
+      await this.db.query(
+        `SELECT t.id, t.name, t.created_at,
+                (SELECT count(*)::int FROM api_keys k
+                  WHERE k.team_id = t.id AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > $1)
+                ) AS live,
+                (SELECT count(*)::int FROM api_keys k WHERE k.team_id = t.id) AS total
+           FROM teams t ORDER BY t.created_at, t.id`,
+        [new Date(this.clock.now())],
+      );
     return rows.map((row) => ({
       teamId: row.id,
       name: row.name,
       createdAt: row.created_at.toISOString(),
-      keys: row.keys,
+      liveKeys: row.live,
+      totalKeys: row.total,
     }));
   }
 

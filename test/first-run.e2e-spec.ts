@@ -1,0 +1,74 @@
+import { afterAll, describe, expect, it } from '@jest/globals';
+import type { AddressInfo } from 'node:net';
+import { AppConfig } from '@app/common';
+import { createDemoTeamIfEmpty, listen } from '../apps/api/src/start-up.js';
+import { captureLogs } from './support/log-lines.js';
+import { bearer, createTestApp, type TestApp } from './support/test-app.js';
+
+// Start-up printed the demo key and password inside JSON log strings, and /health answered 200 before they were
+// printed (issue 22). main.ts: listen → announce → createDemoTeamIfEmpty (terminal when stdout is a TTY) → open.
+
+describe('first run', () => {
+  const apps: TestApp[] = [];
+  afterAll(async () => {
+    for (const app of apps) await app.close();
+  });
+  const start = async (): Promise<TestApp> => {
+    const app = await createTestApp();
+    apps.push(app);
+    return app;
+  };
+
+  it('binds the port but answers 503 "starting" (the probes too) until it is opened', async () => {
+    const sut = await start();
+    const open = await listen(sut.app, 0);
+    const base = `http://127.0.0.1:${(sut.app.getHttpServer().address() as AddressInfo).port}`;
+    for (const path of ['/health', '/health/ready', '/v1']) {
+      const response = await fetch(`${base}${path}`);
+      expect({ path, status: response.status }).toEqual({ path, status: 503 });
+      expect(response.headers.get('retry-after')).toBe('1');
+      expect(await response.json()).toEqual({ error: 'The service is starting; retry in a moment' });
+    }
+    open();
+    expect((await fetch(`${base}/health`)).status).toBe(200);
+    expect((await fetch(`${base}/health/ready`)).status).toBe(200);
+  });
+
+  it('at a terminal, prints the key and the password as plain lines, and keeps them out of the JSON log', async () => {
+    const sut = await start();
+    const logs = captureLogs('info');
+    let printed = '';
+    // The test app's config logs nothing; the service's default level is info.
+    const config = Object.assign(Object.create(AppConfig.prototype) as AppConfig, sut.app.get(AppConfig), {
+      LOG_LEVEL: 'info',
+    });
+    await createDemoTeamIfEmpty(sut.app, config, logs.logger, {
+      write: (text: string) => (printed += text),
+    });
+    const key = /^ {2}API key +(ppk_[0-9A-Za-z]{32,})$/m.exec(printed)?.[1];
+    const password = /^ {2}Password +(\S+)$/m.exec(printed)?.[1];
+    expect(key).toBeDefined();
+    expect(password).toBeDefined();
+    expect(printed).toMatch(/^ {2}Email +demo@example\.com$/m);
+    expect(printed).toContain(`  export API_KEY=${key}`);
+    expect(printed).not.toContain('{');
+    // The log says what happened, without the secrets.
+    expect(logs.lines.map((line) => line.msg)).toEqual([expect.stringContaining('printed above, on the terminal')]);
+    expect(logs.text()).not.toContain(key);
+    expect(logs.text()).not.toContain(password);
+    // The printed key is the demo team's working key.
+    await sut
+      .http()
+      .get('/v1/units')
+      .set(...bearer(key ?? ''))
+      .expect(200);
+  });
+
+  it('piped (no terminal), writes them as JSON log lines', async () => {
+    const sut = await start();
+    const logs = captureLogs('info');
+    await createDemoTeamIfEmpty(sut.app, sut.app.get(AppConfig), logs.logger);
+    expect(logs.text()).toMatch(/API key ppk_[0-9A-Za-z]{32,}/);
+    expect(logs.lines).toHaveLength(2);
+  });
+});
