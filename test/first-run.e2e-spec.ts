@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import type { AddressInfo } from 'node:net';
 import { AppConfig } from '@app/common';
-import { createDemoTeamIfEmpty, listen } from '../apps/api/src/start-up.js';
+import { createDemoTeamIfEmpty, listen } from '../apps/api/src/core/start-up.js';
 import { captureLogs } from './support/log-lines.js';
 import { bearer, createTestApp, type TestApp } from './support/test-app.js';
 
