@@ -28,7 +28,7 @@ export async function createMediumApp(): Promise<MediumApp> {
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' });
   let context: INestApplicationContext;
   try {
-    // The same module tree as the API (apps/api/src/app.module.ts), without the HTTP server around it.
+    // The same module tree as the API (apps/api/src/core/app.module.ts), without the HTTP server around it.
     context = await NestFactory.createApplicationContext(AppModule.forRoot({ config, databaseUrl, clock }), {
       logger: false,
       abortOnError: false,
