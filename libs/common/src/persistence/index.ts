@@ -1,3 +1,4 @@
+export * from './row-shape.js';
 export * from './team-scoped.repository.js';
 export * from './team-owned.entity.js';
 export { ambientManager, preparedQuery, runInTransaction, teamScopedQuery, Transactions } from './transactions.js';

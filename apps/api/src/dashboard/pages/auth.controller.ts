@@ -11,7 +11,7 @@ import { BeforeSignIn, FormToken } from '../http/form-token.guard.js';
 import { SignedIn } from '../http/session.guard.js';
 import { SessionsService } from '../sessions.service.js';
 import { DASHBOARD, type Notice } from '../views/layout.js';
-import { signInPage, signUpPage } from '../views/pages.js';
+import { signInPage, signUpPage } from '../views/auth-pages.js';
 
 const error = (text: string): Notice => ({ kind: 'error', text });
 

@@ -1,0 +1,54 @@
+import type { ListSort } from '../pagination/page.query.js';
+
+/** A timestamptz as the API's text (UTC ISO 8601 with milliseconds), so rows carry strings, not `Date`s. */
+export const isoTimestamp = (column: string): string =>
+  `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** How a resource is read: the one select list that makes its row type, and the joins that list needs. */
+export interface RowShape {
+  table: string;
+  /** Written against the repository's alias; camelCase aliases (`first_name AS "firstName"`) name the row's fields. */
+  columns: string;
+  /** Joins the select list reads from; each must match on the alias's `team_id`. */
+  joins?: string;
+}
+
+/** Narrows a list: `where` is ANDed after `team_id = $1`, its parameters are `$2`…, in `params` order. */
+export interface RowFilter {
+  where?: string;
+  params?: unknown[];
+  /**
+   * SQL giving the exact total over the same parameters, when the caller can count cheaper than `count(*)`
+   * over the filter (e.g. from a counts table). It must compare `team_id` with `$1` too.
+   */
+  total?: string;
+}
+
+/** A list's conditions and their parameters, numbered after the team's `$1`. */
+export class FilterBuilder {
+  private readonly conditions: string[] = [];
+  private readonly params: unknown[] = [];
+
+  /** The placeholder that binds `value`. */
+  bind(value: unknown): string {
+    return `$${this.params.push(value) + 1}`;
+  }
+
+  /** ANDs a condition (its values bound with `bind`). */
+  and(condition: string): this {
+    this.conditions.push(condition);
+    return this;
+  }
+
+  build(total?: (where: string) => string): RowFilter {
+    const where = this.conditions.join(' AND ');
+    return { where, params: [...this.params], total: total?.(where) };
+  }
+}
+
+/** The ORDER BY of a list; the `(team_id, created_at|updated_at DESC, id DESC)` indexes serve both directions. */
+export function orderBy(alias: string, sort: ListSort = '-createdAt'): string {
+  const direction = sort.startsWith('-') ? 'DESC' : 'ASC';
+  const column = sort.endsWith('updatedAt') ? 'updated_at' : 'created_at';
+  return `${alias}.${column} ${direction}, ${alias}.id ${direction}`;
+}
