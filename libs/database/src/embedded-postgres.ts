@@ -155,7 +155,9 @@ export async function resolveDatabase(
     return {
       url: settings.DATABASE_URL,
       sessionUrl: direct ?? settings.DATABASE_URL,
-      description: describeUrl(settings.DATABASE_URL) + (direct ? `, sessions at ${describeUrl(direct)}` : ''),
+      description: direct
+        ? `${describeUrl(settings.DATABASE_URL)} (pooled), ${describeUrl(direct)} (sessions)`
+        : describeUrl(settings.DATABASE_URL),
       stop: async () => undefined,
     };
   }
