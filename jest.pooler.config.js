@@ -8,6 +8,7 @@ import base from './jest.config.js';
  */
 const SPECS = [
   'auth',
+  'contract',
   'api-key-cache',
   'key-access',
   'contractors-create',
