@@ -435,6 +435,12 @@ describe('typed client (libs/client) against the real app', () => {
     expect(removed.response.status).toBe(204);
   });
 
+  it('reads the API root (GET /v1): the version and where the document is, with types from the document', async () => {
+    const root = ok(await client.GET('/v1')).data;
+    expect(root.version).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(root.links.openapi).toMatch(/^https?:\/\/[^/]+\/v1\/openapi\.json$/);
+  });
+
   it('has driven every operation the served document describes', async () => {
     const response = await globalThis.fetch(`${baseUrl}/v1/openapi.json`);
     const document = (await response.json()) as { paths: Record<string, Record<string, unknown>> };
