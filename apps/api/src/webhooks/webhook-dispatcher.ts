@@ -1,19 +1,13 @@
 import { Injectable, Logger, BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import http from 'node:http';
-import https from 'node:https';
-import type { LookupFunction, Socket } from 'node:net';
 import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { AppConfig, Clock, sessionUrlOf } from '@app/common';
 import { parseSchedule, retryDelay } from './retry-schedule.js';
-import { signatureHeader } from './signing.js';
-import { checkUrlForm, isPrivateAddress, resolveSafely, UnsafeUrlError, type UrlRules } from './url-safety.js';
+import { WebhookSender, type Outcome } from './webhook-sender.js';
 
 /** A claim holds a delivery this much longer than an attempt may take, so a live sender always finishes first. */
 const LEASE_MARGIN_MS = 5_000;
-/** Only this much of an answer is read (then the connection is dropped). */
-const MAX_ANSWER_BYTES = 64 * 1024;
 /** Attempts this instance runs at once; a slot that frees is filled at once (no waiting for the others). */
 export const SLOTS = 10;
 /** Attempts one team's endpoints get at once, across every instance: a team's slow endpoints cannot fill the pool. */
@@ -36,11 +30,6 @@ interface Claimed {
   enabled: boolean;
 }
 
-interface Outcome {
-  status?: number;
-  error?: string;
-}
-
 /**
  * Sends webhook deliveries from the PostgreSQL queue (`webhook_deliveries`); runs in every instance.
  *
@@ -55,11 +44,7 @@ interface Outcome {
  *   last slot). A team's backlog or slow endpoints therefore delay only that team.
  * - Waking: an insert trigger NOTIFYs `webhook_delivery` at commit; one listening connection per instance wakes
  *   the loop, and a poll every `WEBHOOK_POLL_INTERVAL_MS` catches retries that fall due by time.
- * - Sending: POST of the stored event JSON with the Standard Webhooks headers, over a connection to an address
- *   checked at this very attempt: the host — a name or an IP literal alike — is resolved and every address checked
- *   before connecting, the connection is made to a checked address (no DNS rebinding between check and connect),
- *   and the socket's remote address is checked again on connect, before a byte is written. No redirects, at most
- *   64 KiB of the answer read.
+ * - Sending: `WebhookSender`, to an address checked at this very attempt, whatever the host's form.
  * - Results: 2xx → succeeded; 410 → failed and the endpoint disabled; otherwise the next retry on
  *   `WEBHOOK_RETRY_SCHEDULE` (±10 % jitter), then failed. An endpoint with nothing but failures for 5 days is
  *   disabled. A result is written only by the holder of the lease (the attempt number must still match).
@@ -68,7 +53,7 @@ interface Outcome {
 export class WebhookDispatcher implements BeforeApplicationShutdown, OnApplicationBootstrap {
   private readonly log = new Logger('Webhooks');
   private readonly schedule: number[];
-  private readonly rules: UrlRules;
+  private readonly sender: WebhookSender;
   private readonly timeoutMs: number;
   private listener?: pg.Client;
   private pollTimer?: NodeJS.Timeout;
@@ -90,8 +75,12 @@ export class WebhookDispatcher implements BeforeApplicationShutdown, OnApplicati
     private readonly clock: Clock,
   ) {
     this.schedule = parseSchedule(config.WEBHOOK_RETRY_SCHEDULE);
-    this.rules = { allowHttp: config.WEBHOOKS_ALLOW_HTTP, allowPrivate: config.WEBHOOKS_ALLOW_PRIVATE };
     this.timeoutMs = config.WEBHOOK_TIMEOUT_MS;
+    this.sender = new WebhookSender(
+      { allowHttp: config.WEBHOOKS_ALLOW_HTTP, allowPrivate: config.WEBHOOKS_ALLOW_PRIVATE },
+      this.timeoutMs,
+      clock,
+    );
   }
 
   onApplicationBootstrap(): void {
@@ -199,8 +188,14 @@ export class WebhookDispatcher implements BeforeApplicationShutdown, OnApplicati
 
   private async attempt(delivery: Claimed): Promise<void> {
     const started = process.hrtime.bigint();
+    if (delivery.enabled) this.sent++;
     const outcome: Outcome = delivery.enabled
-      ? await this.send(delivery)
+      ? await this.sender.send({
+          url: delivery.url,
+          eventId: delivery.event_id,
+          body: delivery.body,
+          secrets: this.secretsOf(delivery),
+        })
       : { error: 'The endpoint is disabled; retry the delivery after enabling it' };
     const state = await this.record(delivery, outcome);
     this.observe?.(state === 'pending' ? 'retry' : state, Number(process.hrtime.bigint() - started) / 1e9);
@@ -212,95 +207,6 @@ export class WebhookDispatcher implements BeforeApplicationShutdown, OnApplicati
       delivery.previous_secret_until &&
       delivery.previous_secret_until.getTime() > this.clock.now();
     return previousValid ? [delivery.secret, delivery.previous_secret as string] : [delivery.secret];
-  }
-
-  private async send(delivery: Claimed): Promise<Outcome> {
-    let url: URL;
-    try {
-      url = checkUrlForm(delivery.url, this.rules);
-    } catch (error) {
-      return { error: (error as Error).message };
-    }
-    const timestamp = Math.floor(this.clock.now() / 1000);
-    const headers = {
-      'content-type': 'application/json',
-      'user-agent': 'PropertyPortfolioAPI-Webhooks/1.0',
-      'webhook-id': delivery.event_id,
-      'webhook-timestamp': String(timestamp),
-      'webhook-signature': signatureHeader(this.secretsOf(delivery), delivery.event_id, timestamp, delivery.body),
-      'content-length': String(Buffer.byteLength(delivery.body)),
-    };
-    this.sent++;
-    const timeout = this.timeoutMs;
-    const late = (): Error => new Error(`no answer within ${timeout} ms`);
-    return new Promise<Outcome>((resolve) => {
-      let request: http.ClientRequest | undefined;
-      let settled = false;
-      const settle = (outcome: Outcome): void => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(deadline);
-        resolve(outcome);
-      };
-      // One deadline for the whole attempt: resolving the host, connecting, sending and reading the answer.
-      const deadline = setTimeout(
-        () => (request ? request.destroy(late()) : settle({ error: late().message })),
-        timeout,
-      );
-      // Every host form is resolved and checked here, an IP literal too: Node never calls `lookup` for a literal.
-      resolveSafely(url.hostname, this.rules).then(
-        (addresses) => {
-          if (settled) return;
-          request = this.post(url, headers, addresses, settle);
-          request.end(delivery.body);
-        },
-        (error: Error) => settle({ error: error.message.slice(0, 500) }),
-      );
-    });
-  }
-
-  /** The request itself, to one of `addresses` (checked already) and to nothing else. */
-  private post(
-    url: URL,
-    headers: Record<string, string>,
-    addresses: Array<{ address: string; family: number }>,
-    settle: (outcome: Outcome) => void,
-  ): http.ClientRequest {
-    // Node connects to what this lookup answers, so a DNS answer that changed since the check is never used.
-    const lookup: LookupFunction = (_hostname, options, callback) => {
-      if (options.all) callback(null, addresses);
-      else callback(null, addresses[0].address, addresses[0].family);
-    };
-    const client = url.protocol === 'https:' ? https : http;
-    const request = client.request(url, { method: 'POST', headers, lookup, timeout: this.timeoutMs }, (answer) => {
-      let read = 0;
-      answer.on('data', (chunk: Buffer) => {
-        read += chunk.length;
-        if (read > MAX_ANSWER_BYTES) answer.destroy();
-      });
-      answer.on('close', () => settle({ status: answer.statusCode }));
-      answer.on('error', () => settle({ status: answer.statusCode }));
-    });
-    // The last word, whatever the host form and however the connection was made: the address actually connected
-    // to, checked before anything is written (a socket that fails here has sent nothing, not even a TLS hello).
-    request.on('socket', (socket: Socket) => {
-      // Prepended: ahead of TLS, which sends its ClientHello from a 'connect' listener of its own.
-      if (socket.connecting) socket.prependOnceListener('connect', () => this.checkConnected(socket, url));
-      else this.checkConnected(socket, url);
-    });
-    request.on('timeout', () => request.destroy(new Error(`no answer within ${this.timeoutMs} ms`)));
-    request.on('error', (error) => settle({ error: error.message.slice(0, 500) }));
-    return request;
-  }
-
-  private checkConnected(socket: Socket, url: URL): void {
-    const address = socket.remoteAddress ?? '';
-    if (this.rules.allowPrivate || !isPrivateAddress(address)) return;
-    socket.destroy(
-      new UnsafeUrlError(
-        `url's host ${url.hostname} connected to ${address}, a loopback, private, link-local or metadata address, which webhooks may not reach`,
-      ),
-    );
   }
 
   private async record(delivery: Claimed, outcome: Outcome): Promise<'succeeded' | 'pending' | 'failed'> {
