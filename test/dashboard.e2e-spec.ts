@@ -350,14 +350,23 @@ describe('dashboard sign-up switch', () => {
     try {
       const server = allowed.app.getHttpServer();
       const form = await request(server).get('/dashboard/sign-up').expect(200);
-      const signedUp = await request(server)
+      const formCookie = (form.headers['set-cookie']?.[0] ?? '').split(';')[0];
+      await request(server)
         .post('/dashboard/sign-up')
-        .set('Cookie', (form.headers['set-cookie']?.[0] ?? '').split(';')[0])
+        .set('Cookie', formCookie)
         .type('form')
         .send({ _csrf: csrfOf(form.text), teamName: 'Yes', email: 'yes@example.com', password: PASSWORD })
         .expect(303);
+      // Sign-up answers neutrally and starts no session (issue 21): the account signs in.
+      const signInForm = await request(server).get('/dashboard/sign-in').expect(200);
+      const signedIn = await request(server)
+        .post('/dashboard/sign-in')
+        .set('Cookie', (signInForm.headers['set-cookie']?.[0] ?? '').split(';')[0])
+        .type('form')
+        .send({ _csrf: csrfOf(signInForm.text), email: 'yes@example.com', password: PASSWORD })
+        .expect(303);
       const session = ([] as string[])
-        .concat(signedUp.headers['set-cookie'] ?? [])
+        .concat(signedIn.headers['set-cookie'] ?? [])
         .find((cookie) => cookie.startsWith('__Host-ppa_session='));
       expect(session).toMatch(/^__Host-ppa_session=[^;]+; Path=\/; HttpOnly; Secure; SameSite=Lax$/);
       await request(server)
