@@ -14,11 +14,16 @@ const NEIGHBOUR = '198.51.100.20';
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
-/** A form token (the `ppa_form` cookie and the same value for the `_csrf` field), from one GET. */
+/** A form token: the `ppa_form` cookie the page sets, and the `_csrf` field signed for it, from one GET. */
 async function formToken(sut: TestApp): Promise<{ token: string; cookie: string }> {
   const page = await request(sut.app.getHttpServer()).get('/dashboard/sign-in').expect(200);
   const token = /name="_csrf" value="([^"]+)"/.exec(page.text)?.[1] ?? '';
-  return { token, cookie: `ppa_form=${token}` };
+  const cookie = ([] as string[])
+    .concat(page.headers['set-cookie'] ?? [])
+    .find((line) => line.startsWith('ppa_form='))
+    ?.split(';')[0];
+  if (!token || !cookie) throw new Error('the sign-in page set no form token');
+  return { token, cookie };
 }
 
 function post(sut: TestApp, path: string, client: string, form: { token: string; cookie: string }) {

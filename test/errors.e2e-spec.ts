@@ -137,8 +137,8 @@ describe('error responses', () => {
       ['get', '/v1/nothing-here'],
       ['post', '/v1/nothing-here'],
       ['get', '/nothing-here'],
-      ['get', '/v1'],
-      ['get', '/'],
+      // `GET /v1` (and `/`, redirected to it) answers the API's root: test/discovery.e2e-spec.ts.
+      ['post', '/v1'],
       ['get', '/v2/contractors'],
       ['get', '/contractors'],
       ['get', '/v1/contractors/{id}/extra'],
