@@ -7,9 +7,15 @@ import { openApiDocumentOf } from '../apps/api/src/core/configure-app.js';
 import { ResponseConformance, type OpenApiDocument } from './support/openapi-conformance.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
 
+/** A JSON answer with the headers every `/v1` answer carries (`no-store`, `nosniff`), and `headers`. */
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) => ({
   status,
-  headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+  headers: {
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+    ...headers,
+  },
   text: JSON.stringify(body),
 });
 
