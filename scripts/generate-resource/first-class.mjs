@@ -4,38 +4,16 @@
 // lines, creates a record, finds its `<item>.created` event with `types=` on the feed, registers a webhook
 // endpoint for that type, deletes the record and finds the `.deleted` event.
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { clearTimeout, setTimeout } from 'node:timers';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import pg from 'pg';
+import { freePort, adminQuery as admin } from '../lib/local-server.mjs';
 
 const [collection, record] = process.argv.slice(2);
 if (!collection || !record) throw new Error('usage: first-class.mjs <items-kebab> <item_snake>');
 const { startEmbeddedDatabase } = await import(
   pathToFileURL(join(process.cwd(), 'dist/libs/database/src/index.js')).href
 );
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function admin(serverUrl, sql) {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 function check(condition, message) {
   if (!condition) throw new Error(`first-class check: ${message}`);

@@ -1,11 +1,11 @@
 // `node scripts/generate-resource/migration-round-trip.mjs <table>`, run by `npm run test:generator` in its copy
 // after the build: applies every migration to a scratch database, reverts the newest (the generated one) and
 // applies it again, so the generated down() is proven to undo up(). The e2e spec only ever runs up().
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { DataSource } from 'typeorm';
+import { freePort, adminQuery as admin } from '../lib/local-server.mjs';
 
 const table = process.argv[2];
 if (!table) throw new Error('usage: migration-round-trip.mjs <table>');
@@ -13,27 +13,6 @@ if (!table) throw new Error('usage: migration-round-trip.mjs <table>');
 const { dataSourceOptions, runPendingMigrations, startEmbeddedDatabase } = await import(
   pathToFileURL(join(process.cwd(), 'dist/libs/database/src/index.js')).href
 );
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function admin(serverUrl, sql) {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 async function tableExists(url) {
   const client = new pg.Client({ connectionString: url });

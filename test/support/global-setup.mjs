@@ -1,25 +1,14 @@
 // Jest loads global setup outside its ESM runtime, so this file is plain JavaScript and uses the compiled
 // database library (the test script builds dist/ first when sources changed).
-import { createServer } from 'node:net';
 import pg from 'pg';
 import { runPendingMigrations, startEmbeddedDatabase } from '../../dist/libs/database/src/index.js';
+import { freePort } from '../../scripts/lib/local-server.mjs';
 
 /**
  * Starts PostgreSQL for the run (DATABASE_URL's server, or an embedded one on its own port and folder),
  * migrates a template database once, and hands both to the spec files through the environment. Each spec
  * file then works in its own copy (`CREATE DATABASE … TEMPLATE …`).
  */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 export default async function globalSetup() {
   let serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) {

@@ -3,26 +3,16 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer, connect } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
+import { freePort } from '../../scripts/lib/local-server.mjs';
 
 /** Debian's package puts it in /usr/sbin, which is not on every user's PATH. */
 function pgbouncerBinary() {
   if (process.env.PGBOUNCER_PATH) return process.env.PGBOUNCER_PATH;
   return ['/usr/sbin/pgbouncer', '/usr/bin/pgbouncer', '/usr/local/bin/pgbouncer'].find((path) => existsSync(path));
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function accepts(port) {
