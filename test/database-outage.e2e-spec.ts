@@ -10,6 +10,7 @@ import {
 } from '@app/database';
 import { captureLogs } from './support/log-lines.js';
 import { bearer, createTestApp, type TestApp } from './support/test-app.js';
+import { until as waitUntil } from './support/until.js';
 
 // The database goes away under a running service (its server stopped, as a crash or a failover would) and comes
 // back: every request meanwhile is 503 {error} with Retry-After, never a 500, and the service recovers by itself
@@ -28,13 +29,8 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function until(condition: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+const until = (condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000) =>
+  waitUntil(condition, what, timeoutMs, 100);
 
 describe('the database goes away and comes back', () => {
   let options: EmbeddedDatabaseOptions;

@@ -4,6 +4,7 @@ import { connect, createServer, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { createTestDatabase, dropTestDatabase } from './support/test-app.js';
+import { until as waitUntil } from './support/until.js';
 
 // SIGTERM with requests in flight (reliability issue, faults): the service as `npm start` runs it stops taking
 // connections, answers every request it has received — writes waiting in the database, and one whose body is still
@@ -22,13 +23,8 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-async function until(condition: () => boolean, what: string, timeoutMs = TIMEOUT_MS - 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const until = (condition: () => boolean | Promise<boolean>, what: string, timeoutMs = TIMEOUT_MS - 20_000) =>
+  waitUntil(condition, what, timeoutMs, 50);
 
 /** A raw HTTP/1.1 exchange whose request is written in parts; resolves with the whole answer once the server closes. */
 function rawExchange(port: number): { socket: Socket; answer: Promise<string> } {

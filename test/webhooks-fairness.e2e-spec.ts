@@ -3,6 +3,7 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { TEAM_SLOTS, WebhookDispatcher } from '../apps/api/src/webhooks/webhook-dispatcher.js';
 import { bearer, createTestApp, type Team, type TestApp } from './support/test-app.js';
+import { until as waitUntil } from './support/until.js';
 
 // Issue 21, point 2: one team's slow endpoints must not delay another team's webhooks. The slow team's endpoints
 // here never answer until the test lets them, so every assertion is about order (what was claimed while what was
@@ -54,13 +55,8 @@ class HoldingReceiver {
   }
 }
 
-async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+const until = (condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000) =>
+  waitUntil(condition, what, timeoutMs, 20);
 
 describe('webhook delivery across teams', () => {
   let sut: TestApp;

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { WebhookDispatcher } from '../apps/api/src/webhooks/index.js';
 import { bearer, createTestApp, createTestDatabase, dropTestDatabase, type TestApp } from './support/test-app.js';
+import { until as waitUntil } from './support/until.js';
 
 // Webhook deliveries shared by several instances of the service on one database: every attempt sent by exactly
 // one instance, and a delivery whose sender is killed mid-attempt sent again once its lease runs out.
@@ -60,13 +61,8 @@ function receiver(): {
   };
 }
 
-async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+const until = (condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 60_000) =>
+  waitUntil(condition, what, timeoutMs, 25);
 
 describe('webhook deliveries across instances', () => {
   let databaseUrl: string;

@@ -4,6 +4,7 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { TEAM_SLOTS } from '../../apps/api/src/webhooks/webhook-dispatcher.js';
 import { bearer, createTestApp, type Team, type TestApp } from '../support/test-app.js';
+import { until } from '../support/until.js';
 
 /**
  * Webhook probes from issue 21, kept running: the SSRF guard over every host form that names a refused address,
@@ -76,14 +77,6 @@ class CountingReceiver {
   async stop(): Promise<void> {
     this.server.closeAllConnections();
     await new Promise((resolve) => this.server.close(resolve));
-  }
-}
-
-async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 
