@@ -94,4 +94,3 @@ export function signInPage(view: SignInView): string {
     </div>`,
   );
 }
-
