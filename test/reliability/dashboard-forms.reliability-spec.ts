@@ -67,6 +67,13 @@ describe('dashboard forms, malformed, on every POST route', () => {
       .type('form')
       .send({ _csrf: csrfOf(form.text), teamName: 'Probe', email: 'probe@example.com', password: PASSWORD })
       .expect(303);
+    // Sign-up starts no session (it answers every email alike): the account signs in.
+    const signInForm = await browser.get('/dashboard/sign-in').expect(200);
+    await browser
+      .post('/dashboard/sign-in')
+      .type('form')
+      .send({ _csrf: csrfOf(signInForm.text), email: 'probe@example.com', password: PASSWORD })
+      .expect(303);
     const token = csrfOf((await browser.get('/dashboard/keys').expect(200)).text);
     await browser
       .post('/dashboard/keys')
