@@ -45,12 +45,20 @@ function trimDeep(value: unknown, path: string): unknown {
   return value;
 }
 
-function validate(input: Record<string, unknown>, fields: Field[]): Record<string, unknown> {
+/** How an unknown name is refused: a body's property, or a query parameter (the service's words for each). */
+const UNKNOWN_PROPERTY = (key: string): string => `property ${key} should not exist`;
+const UNKNOWN_PARAMETER = (key: string): string => `query parameter ${key} is not allowed`;
+
+function validate(
+  input: Record<string, unknown>,
+  fields: Field[],
+  unknown: (key: string) => string = UNKNOWN_PROPERTY,
+): Record<string, unknown> {
   const value = trimDeep(input, '') as Record<string, unknown>;
   const known = new Set(fields.map((field) => field.name));
   const errors = Object.keys(value)
     .filter((key) => !known.has(key))
-    .map((key) => `property ${key} should not exist`);
+    .map(unknown);
   const output: Record<string, unknown> = {};
   for (const field of fields) {
     const raw = field.transform ? field.transform(value[field.name]) : value[field.name];
@@ -158,14 +166,18 @@ function queryOf(search: string): Record<string, unknown> {
 }
 
 export function workOrderListQuery(search: string): WorkOrderFilters {
-  const values = validate(queryOf(search), [
-    enumList('status', STATUSES),
-    enumList('priority', PRIORITIES),
-    uuidFilter('unitId'),
-    uuidFilter('tenantId'),
-    uuidFilter('contractorId'),
-    ...PAGE_FIELDS,
-  ]);
+  const values = validate(
+    queryOf(search),
+    [
+      enumList('status', STATUSES),
+      enumList('priority', PRIORITIES),
+      uuidFilter('unitId'),
+      uuidFilter('tenantId'),
+      uuidFilter('contractorId'),
+      ...PAGE_FIELDS,
+    ],
+    UNKNOWN_PARAMETER,
+  );
   const list = <T>(key: string): T[] | undefined => {
     const items = values[key] as T[] | undefined;
     return items && items.length > 0 ? items : undefined;
@@ -181,7 +193,7 @@ export function workOrderListQuery(search: string): WorkOrderFilters {
 }
 
 export function tenantListQuery(search: string): PageParams {
-  return pageParams(validate(queryOf(search), PAGE_FIELDS));
+  return pageParams(validate(queryOf(search), PAGE_FIELDS, UNKNOWN_PARAMETER));
 }
 
 export interface WorkOrderInput {
