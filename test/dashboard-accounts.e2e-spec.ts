@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { ManualClock, PasswordHasher } from '@app/common';
 import { DashboardCleanup } from '../apps/api/src/dashboard/dashboard.cleanup.js';
+import { signedOutFormToken } from './support/dashboard-form.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
 
 // Dashboard accounts under attack (issue 21): the password-hashing gate (point 3), neutral and throttled
@@ -13,18 +14,6 @@ const FLOODER = '203.0.113.7';
 const NEIGHBOUR = '198.51.100.20';
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-
-/** A form token: the `ppa_form` cookie the page sets, and the `_csrf` field signed for it, from one GET. */
-async function formToken(sut: TestApp): Promise<{ token: string; cookie: string }> {
-  const page = await request(sut.app.getHttpServer()).get('/dashboard/sign-in').expect(200);
-  const token = /name="_csrf" value="([^"]+)"/.exec(page.text)?.[1] ?? '';
-  const cookie = ([] as string[])
-    .concat(page.headers['set-cookie'] ?? [])
-    .find((line) => line.startsWith('ppa_form='))
-    ?.split(';')[0];
-  if (!token || !cookie) throw new Error('the sign-in page set no form token');
-  return { token, cookie };
-}
 
 function post(sut: TestApp, path: string, client: string, form: { token: string; cookie: string }) {
   return (fields: Record<string, string>) =>
@@ -56,7 +45,7 @@ describe('dashboard accounts', () => {
       clock,
       config: { TRUST_PROXY_HOPS: 1, DASHBOARD_SIGNUPS_PER_HOUR: 3 },
     });
-    form = await formToken(sut);
+    form = await signedOutFormToken(sut);
   });
   afterAll(() => sut.close());
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { createTestApp, type TestApp } from '../support/test-app.js';
+import { signedOutFormToken } from '../support/dashboard-form.js';
 
 /**
  * The password-hashing flood (issue 21, point 3): 40 sign-ins at once from one address, each with an unknown
@@ -23,15 +24,8 @@ describe('a flood of sign-ins with unknown emails from one address', () => {
 
   beforeAll(async () => {
     sut = await createTestApp({ config: { TRUST_PROXY_HOPS: 1 } });
-    const page = await request(sut.app.getHttpServer()).get('/dashboard/sign-in').expect(200);
-    // The form token is signed for the `ppa_form` cookie the page sets.
-    const token = /name="_csrf" value="([^"]+)"/.exec(page.text)?.[1] ?? '';
-    const cookie = ([] as string[])
-      .concat(page.headers['set-cookie'] ?? [])
-      .find((line) => line.startsWith('ppa_form='))
-      ?.split(';')[0];
-    if (!token || !cookie) throw new Error('the sign-in page set no form token');
-    form = { token, cookie };
+    form = await signedOutFormToken(sut);
+    const { token } = form;
     await request(sut.app.getHttpServer())
       .post('/dashboard/sign-up')
       .set('X-Forwarded-For', '198.51.100.20')
