@@ -142,7 +142,13 @@ describe('API key usage, recorded off the request path', () => {
   });
 
   it('keeps bounded memory: a burst beyond the buffer is counted as dropped, and only each team’s last 100 are written', async () => {
-    const caller = { teamId: team.teamId, apiKeyId: team.apiKeyId, access: 'read_write' as const, expiresAt: null };
+    const caller = {
+      teamId: team.teamId,
+      apiKeyId: team.apiKeyId,
+      apiKeyName: null,
+      access: 'read_write' as const,
+      expiresAt: null,
+    };
     const before = recorder().dropped;
     for (let i = 0; i < 6_000; i++) recorder().record(caller, 'GET', `/v1/units/${i}`, 200, 1);
     expect(recorder().dropped - before).toBe(1_000);

@@ -181,6 +181,12 @@ describeBrowser('dashboard details in Chromium', () => {
       // The box scrolls from the keyboard too.
       await region.focus();
       await page.keyboard.press('PageDown');
+      // Chromium may scroll smoothly: wait for the first scroll event (the test times out if the box never moves).
+      await region.evaluate((element) =>
+        element.scrollTop > 0
+          ? undefined
+          : new Promise<void>((resolve) => element.addEventListener('scroll', () => resolve(), { once: true })),
+      );
       expect(await region.evaluate((element) => element.scrollTop)).toBeGreaterThan(0);
     });
 

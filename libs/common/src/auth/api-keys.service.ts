@@ -249,11 +249,16 @@ export class ApiKeysService {
     if (!mayLookUp()) return { lookedUp: false, deferred: true };
     const snapshot = this.cache.snapshot();
     // The one query not scoped by team: the key is how a request finds its team.
-    const rows: Array<{ team_id: string; id: string; access: KeyAccess; expires_at: Date | null }> =
-      await this.db.query(
-        'SELECT team_id, id, access, expires_at FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
-        [hash],
-      );
+    const rows: Array<{
+      team_id: string;
+      id: string;
+      name: string | null;
+      access: KeyAccess;
+      expires_at: Date | null;
+    }> = await this.db.query(
+      'SELECT team_id, id, name, access, expires_at FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
+      [hash],
+    );
     const row = rows[0];
     if (!row) {
       this.cache.refuse(hash, this.clock.now());
@@ -262,6 +267,7 @@ export class ApiKeysService {
     const caller: Caller = {
       teamId: row.team_id,
       apiKeyId: row.id,
+      apiKeyName: row.name,
       access: row.access,
       expiresAt: row.expires_at?.getTime() ?? null,
     };

@@ -8,6 +8,8 @@ export type KeyAccess = 'read_write' | 'read_only';
 export interface Caller {
   teamId: string;
   apiKeyId: string;
+  /** The key's name as its team gave it (null: unnamed); shown as who wrote a note or a change, never a secret. */
+  apiKeyName: string | null;
   access: KeyAccess;
   /** When the key stops working (epoch ms): its expiry, or the end of its grace after a roll; null: never. */
   expiresAt: number | null;
@@ -21,6 +23,18 @@ export interface AuthenticatedRequest extends Request {
   rateLimited?: boolean;
   /** The client address failed to authenticate too often: its keys are not looked up (429, headers set). */
   authThrottled?: boolean;
+}
+
+/**
+ * Who made a change, as a note's `createdBy` and a history entry's `actor` say it (CONTRACT "Notes on work orders",
+ * "History of every record"): an API key (never its secret), an import, or the service itself.
+ */
+export type Actor =
+  { type: 'api_key'; id: string; name: string | null } | { type: 'import'; id: string } | { type: 'system' };
+
+/** The API key behind a request, as an `Actor`. */
+export function actorOf(caller: Caller): Actor {
+  return { type: 'api_key', id: caller.apiKeyId, name: caller.apiKeyName };
 }
 
 export function callerOf(request: AuthenticatedRequest): Caller {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
+import type { Actor } from '../auth/caller.js';
 import { Clock } from '../clock/clock.js';
 import { DomainError } from '../errors/domain-errors.js';
 import { ambientManager, teamScopedQuery } from '../persistence/transactions.js';
@@ -21,6 +22,17 @@ export class MalformedCursorError extends DomainError {
   constructor() {
     super('invalid_reference', 'after must be the id of an event of this feed (evt_ and 32 hex digits)');
   }
+}
+
+/**
+ * What an event says beyond its body, for the record's history (CONTRACT "History of every record"): who made the
+ * change, and, for an event about a part of a record (a work order's note or attachment), the record whose
+ * history the change belongs to.
+ */
+export interface EventContext {
+  actor?: Actor;
+  /** The record whose history takes the entry, when it is not the event's object (a note's work order). */
+  parent?: { record: string; id: string };
 }
 
 export interface EventPage {
@@ -46,6 +58,8 @@ export class EventsStore {
     type: EventType,
     object: object,
     previousAttributes?: Record<string, unknown>,
+    // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the record's history is written from it (issue 23)
+    context: EventContext = {},
   ): Promise<string> {
     const createdAt = new Date(this.clock.now());
     const data = previousAttributes ? { object, previousAttributes } : { object };
