@@ -249,7 +249,7 @@ describe('OpenAPI examples (what Swagger UI pre-fills)', () => {
   it('with the demo team’s records, creates through every POST as pre-filled, and reads and updates the ids the path examples name', async () => {
     const demo = await sut.createTeam('Demo team');
     const demoAuth = bearer(demo);
-    await createDemoRecords(sut.app, demo.teamId);
+    await createDemoRecords(sut.app, demo);
     const creates = Object.entries(doc.paths).flatMap(([path, operations]) =>
       operations.post?.requestBody && !path.includes('{') ? [path] : [],
     );

@@ -27,7 +27,7 @@ describeBrowser('Swagger UI try-it-out in Chromium', () => {
     sut = await createTestApp({ config: { WEBHOOKS_ALLOW_PRIVATE: true } });
     const demo = await sut.createTeam('Demo team');
     apiKey = demo.apiKey;
-    await createDemoRecords(sut.app, demo.teamId);
+    await createDemoRecords(sut.app, demo);
     await sut.app.listen(0, '127.0.0.1');
     base = `http://127.0.0.1:${(sut.app.getHttpServer().address() as AddressInfo).port}`;
     const doc = (await sut.http().get('/v1/openapi.json')).body as {

@@ -43,9 +43,11 @@ const wordsOf = (className: string): string[] =>
 
 function underTest({ module, entities }: Resource): ResourceUnderTest | undefined {
   const controllers = (Reflect.getMetadata('controllers', module) ?? []) as Type[];
+  // The resource's own collection: a path with no parameter (a nested controller, as a work order's notes at
+  // `work-orders/:workOrderId/notes`, is a part of the resource, not another one).
   const collection = controllers
     .map((controller) => Reflect.getMetadata('path', controller) as string | undefined)
-    .find((path) => path !== undefined);
+    .find((path) => path !== undefined && !path.includes(':'));
   // A module without a route of its own (the tenant-unit links) is not a resource a client calls.
   if (!collection) return undefined;
   const entity = entities[0];

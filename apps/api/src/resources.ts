@@ -1,5 +1,5 @@
 import type { Type } from '@nestjs/common';
-import { ApiKey, eventRecordsOf, eventTypesOf, Team, type EventType } from '@app/common';
+import { ApiKey, eventRecordsOf, eventTypesOf, Team, type Actor, type EventType } from '@app/common';
 import { CONTRACTOR_EXAMPLE } from './contractors/contractor.example.js';
 import { Contractor, ContractorsModule, ContractorsService, CreateContractorDto } from './contractors/index.js';
 import { LANDLORD_EXAMPLE } from './landlords/landlord.example.js';
@@ -10,7 +10,16 @@ import { CreateTenantDto, Tenant, TenantsModule, TenantsService } from './tenant
 import { UNIT_EXAMPLE } from './units/unit.example.js';
 import { CreateUnitDto, Unit, UnitsModule, UnitsService } from './units/index.js';
 import { WORK_ORDER_EXAMPLE } from './work-orders/work-order.example.js';
-import { CreateWorkOrderDto, WorkOrder, WorkOrdersModule, WorkOrdersService } from './work-orders/index.js';
+import { WORK_ORDER_NOTE_EXAMPLE } from './work-orders/notes/work-order-note.example.js';
+import {
+  CreateNoteDto,
+  CreateWorkOrderDto,
+  WorkOrder,
+  WorkOrderNote,
+  WorkOrderNotesService,
+  WorkOrdersModule,
+  WorkOrdersService,
+} from './work-orders/index.js';
 
 /** A service that creates the resource's records; the demo team's example record is created with its example id. */
 interface CreatesRecords {
@@ -28,6 +37,28 @@ export interface ResourceExample {
   service: Type<CreatesRecords>;
 }
 
+/** A service that creates records under another record (a work order's notes), written by an API key. */
+interface CreatesNestedRecords {
+  create(
+    teamId: string,
+    parentId: string,
+    body: object,
+    author: Extract<Actor, { type: 'api_key' }>,
+    id?: string,
+  ): Promise<unknown>;
+}
+
+/**
+ * The example record of a part of a resource that lives under one of its records (a note under the example work
+ * order): created for the demo team after the resource's own example, under `parentId`, by the demo team's key.
+ */
+export interface NestedExample {
+  record: { id: string; body: object };
+  parentId: string;
+  create: Type;
+  service: Type<CreatesNestedRecords>;
+}
+
 /**
  * One resource, everything about it in one entry. `module` gives the routes (in this list's order in the API and
  * the OpenAPI document) and, from its `@ConditionalResource` controllers, the event types; `entities` go to the
@@ -38,6 +69,8 @@ export interface Resource {
   module: Type;
   entities: Type[];
   example?: ResourceExample;
+  /** The examples of records that live under the resource's (its paths' nested examples name them). */
+  nestedExamples?: NestedExample[];
 }
 
 /** Every resource of the API, registered once. `npm run generate:resource` adds its entry here. */
@@ -60,8 +93,16 @@ export const RESOURCES: Resource[] = [
   },
   {
     module: WorkOrdersModule,
-    entities: [WorkOrder],
+    entities: [WorkOrder, WorkOrderNote],
     example: { record: WORK_ORDER_EXAMPLE, create: CreateWorkOrderDto, service: WorkOrdersService },
+    nestedExamples: [
+      {
+        record: WORK_ORDER_NOTE_EXAMPLE,
+        parentId: WORK_ORDER_NOTE_EXAMPLE.workOrderId,
+        create: CreateNoteDto,
+        service: WorkOrderNotesService,
+      },
+    ],
   },
   {
     module: LandlordsModule,

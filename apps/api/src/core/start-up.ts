@@ -116,7 +116,7 @@ export async function createDemoTeamIfEmpty(
   }
   const demo = await keys.createTeam('Demo team');
   // The documented examples' records, under their example ids: Swagger UI's try-it-out works as pre-filled.
-  await createDemoRecords(app, demo.teamId);
+  await createDemoRecords(app, demo);
   const password = randomBytes(12).toString('base64url');
   await app.get(AccountsService).createUser(demo.teamId, DEMO_EMAIL, password);
   const api = `${baseUrlOf(config)}/${API_PREFIX}`;

@@ -14,6 +14,9 @@ export type { Caller } from './caller.js';
 /** How many characters of a key the dashboard and the CLI show to tell keys apart. */
 export const KEY_PREFIX_LENGTH = 12;
 
+/** The name of the key a new team is created with. */
+export const FIRST_KEY_NAME = 'default';
+
 export interface CreatedKey {
   teamId: string;
   apiKeyId: string;
@@ -103,7 +106,7 @@ export class ApiKeysService {
     return this.db.transaction(async (manager) => {
       const teamId = randomUUID();
       await manager.query('INSERT INTO teams (id, name) VALUES ($1, $2)', [teamId, name]);
-      return this.insertKey(manager, teamId, 'default', {});
+      return this.insertKey(manager, teamId, FIRST_KEY_NAME, {});
     });
   }
 

@@ -47,3 +47,8 @@ export const TeamId = createParamDecorator(
   (_: unknown, context: ExecutionContext): string =>
     callerOf(context.switchToHttp().getRequest<AuthenticatedRequest>()).teamId,
 );
+
+/** Who makes the request, as an `Actor` (the API key): a note's `createdBy`. */
+export const RequestActor = createParamDecorator(
+  (_: unknown, context: ExecutionContext): Actor => actorOf(callerOf(context.switchToHttp().getRequest<AuthenticatedRequest>())),
+);

@@ -9,7 +9,7 @@ export type EventAction = (typeof EVENT_ACTIONS)[number];
 export type EventType = `${string}.${EventAction}`;
 
 /** A record's name in event types, unless its controller names one: its name in words in snake case. */
-export function eventRecordOf(resource: ConditionalResourceOptions): string {
+export function eventRecordOf(resource: Pick<ConditionalResourceOptions, 'name' | 'event'>): string {
   return resource.event ?? resource.name.toLowerCase().replace(/\s+/g, '_');
 }
 

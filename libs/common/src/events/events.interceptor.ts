@@ -8,10 +8,11 @@ import {
   type ConditionalResourceOptions,
   type ConditionalSource,
   lockedRecord,
+  parentIdOf,
 } from '../safe-writes/conditional-resource.js';
 import { isUuid } from '../validation/id-param.js';
 import { eventRecordOf, previousAttributes, type EventAction, type EventType } from './event-types.js';
-import { EventsStore } from './events.store.js';
+import { EventsStore, type EventContext } from './events.store.js';
 
 const ACTION_OF_METHOD: Record<string, EventAction | undefined> = {
   POST: 'created',
@@ -49,19 +50,23 @@ export class EventsInterceptor implements NestInterceptor {
     // A malformed id is refused by validation: there is nothing to announce.
     if (action !== 'created' && !id) return next.handle();
     const type: EventType = `${eventRecordOf(resource)}.${action}`;
+    // A nested record's change belongs to its parent's history too (a note's to its work order's).
+    const parentId = parentIdOf(resource, request.params);
+    const about: EventContext =
+      resource.parent && parentId ? { parent: { record: eventRecordOf(resource.parent), id: parentId } } : {};
 
     return from(
       this.transactions.run(async (manager): Promise<unknown> => {
         let before: object | undefined;
         if (action === 'updated' && id) {
           const source = this.moduleRef.get<ConditionalSource>(resource.source, { strict: false });
-          before = await lockedRecord(source, caller.teamId, id);
+          before = await lockedRecord(source, caller.teamId, id, parentId);
         }
         const value: unknown = await lastValueFrom(next.handle(), { defaultValue: undefined });
         const object = action === 'deleted' ? { id } : (value as { data?: object } | undefined)?.data;
         if (object) {
           const changes = action === 'updated' && before ? previousAttributes(before, object) : undefined;
-          await this.events.record(manager, caller.teamId, type, object, changes);
+          await this.events.record(manager, caller.teamId, type, object, changes, about);
         }
         return value;
       }),

@@ -155,13 +155,16 @@ export function ApiDataResponse(
   );
 }
 
-/** `{data: [<Model>], pagination}`. */
-export function ApiPageResponse(model: Type<unknown>): MethodDecorator {
+/** `{data: [<Model>], pagination}`; `description` says the order when it is not the lists' usual one. */
+export function ApiPageResponse(
+  model: Type<unknown>,
+  description = 'One page of records, newest first',
+): MethodDecorator {
   return applyDecorators(
     ApiExtraModels(model, Pagination),
     ApiResponse({
       status: 200,
-      description: 'One page of records, newest first',
+      description,
       headers: RATE_LIMIT_HEADERS,
       schema: {
         type: 'object',

@@ -1,23 +1,45 @@
 import { SetMetadata, type Type } from '@nestjs/common';
+import { isUuid } from '../validation/id-param.js';
 
-/** What the safe-writes interceptor needs of a resource's service to evaluate preconditions. */
+/**
+ * What the safe-writes interceptor needs of a resource's service to evaluate preconditions. `parentId` is the id
+ * of the record a nested one lives under (`ConditionalResourceOptions.parent`): a record of another parent is
+ * none.
+ */
 export interface ConditionalSource {
   /** The record exactly as GET one answers it (`data`); throws the 404 when there is none. */
-  get(teamId: string, id: string): Promise<object>;
+  get(teamId: string, id: string, parentId?: string): Promise<object>;
   /** Locks the record until the request's transaction ends; false when there is no such record. */
-  lock(teamId: string, id: string): Promise<boolean>;
+  lock(teamId: string, id: string, parentId?: string): Promise<boolean>;
   /**
    * `lock` and `get` in one statement (one round trip instead of two), for a PUT's `previousAttributes`; undefined
    * when there is no such record. Optional: a source whose GET one takes several statements leaves it out, and
    * callers then lock and get.
    */
-  getLocked?(teamId: string, id: string): Promise<object | undefined>;
+  getLocked?(teamId: string, id: string, parentId?: string): Promise<object | undefined>;
 }
 
 /** The record as GET one answers it, locked until the transaction ends: in one statement when the source can. */
-export async function lockedRecord(source: ConditionalSource, teamId: string, id: string): Promise<object | undefined> {
-  if (source.getLocked) return source.getLocked(teamId, id);
-  return (await source.lock(teamId, id)) ? source.get(teamId, id) : undefined;
+export async function lockedRecord(
+  source: ConditionalSource,
+  teamId: string,
+  id: string,
+  parentId?: string,
+): Promise<object | undefined> {
+  if (source.getLocked) return source.getLocked(teamId, id, parentId);
+  return (await source.lock(teamId, id, parentId)) ? source.get(teamId, id, parentId) : undefined;
+}
+
+/** The record a nested record lives under (a work order's note lives under the work order). */
+export interface ParentResource {
+  /** The service that reads and locks the parent (its 404 comes first: a missing parent is not found as such). */
+  source: Type<ConditionalSource>;
+  /** The path parameter holding the parent's id, e.g. `invoiceId` in `/invoices/{invoiceId}/lines/{lineId}`. */
+  idParam: string;
+  /** The parent's name in words (`Invoice`), for its 404; its events' name is derived as the record's is. */
+  name: string;
+  /** Its name in event types, when its controller names one. */
+  event?: string;
 }
 
 export interface ConditionalResourceOptions {
@@ -29,6 +51,17 @@ export interface ConditionalResourceOptions {
   name: string;
   /** Its name in event types (`invoice.created`); default: `name` in snake case. */
   event?: string;
+  /**
+   * For a record that lives under another one's path: the parent. Preconditions look the record up under the
+   * parent named in the path, and its events name the parent (`EventContext.parent`) for the parent's history.
+   */
+  parent?: ParentResource;
+}
+
+/** The parent's id in a request's path, when the resource is nested and the id is a UUID (else validation refuses). */
+export function parentIdOf(resource: ConditionalResourceOptions, params: Record<string, unknown>): string | undefined {
+  const raw = resource.parent ? params[resource.parent.idParam] : undefined;
+  return typeof raw === 'string' && isUuid(raw) ? raw.toLowerCase() : undefined;
 }
 
 export const CONDITIONAL_RESOURCE = 'ppa:conditional-resource';

@@ -25,6 +25,7 @@ import {
   type ConditionalResourceOptions,
   type ConditionalSource,
   lockedRecord,
+  parentIdOf,
 } from './conditional-resource.js';
 import { entityTagOf, ifMatchHolds } from './entity-tag.js';
 import { IDEMPOTENCY_RETENTION_MS, IdempotencyStore } from './idempotency.store.js';
@@ -99,7 +100,9 @@ export class SafeWritesInterceptor implements NestInterceptor {
 
     const run = async (): Promise<unknown> => {
       const precondition = async (): Promise<void> => {
-        if (ifMatch !== undefined && resource && id) await this.checkIfMatch(resource, caller.teamId, id, ifMatch);
+        if (ifMatch !== undefined && resource && id) {
+          await this.checkIfMatch(resource, caller.teamId, id, parentIdOf(resource, request.params), ifMatch);
+        }
       };
       const handle = (): Promise<unknown> => lastValueFrom(next.handle(), { defaultValue: undefined });
       const outcome = await runInTransaction(this.db, async (manager): Promise<Outcome> => {
@@ -175,16 +178,27 @@ export class SafeWritesInterceptor implements NestInterceptor {
     return { value };
   }
 
-  /** Step 2: the record must exist (404) and still be the representation the client saw (412). */
+  /**
+   * Step 2: the record must exist (404) and still be the representation the client saw (412). A nested record is
+   * looked up under the parent in the path; when there is none, a missing parent is the 404 that names it.
+   */
   private async checkIfMatch(
     resource: ConditionalResourceOptions,
     teamId: string,
     id: string,
+    parentId: string | undefined,
     ifMatch: string,
   ): Promise<void> {
     const source = this.moduleRef.get<ConditionalSource>(resource.source, { strict: false });
-    const record = await lockedRecord(source, teamId, id);
-    if (!record) throw new RecordNotFoundError(resource.name);
+    const record = await lockedRecord(source, teamId, id, parentId);
+    if (!record) {
+      const { parent } = resource;
+      if (parent) {
+        const parentSource = this.moduleRef.get<ConditionalSource>(parent.source, { strict: false });
+        if (!parentId || !(await parentSource.lock(teamId, parentId))) throw new RecordNotFoundError(parent.name);
+      }
+      throw new RecordNotFoundError(resource.name);
+    }
     const current = entityTagOf(JSON.stringify({ data: record }));
     if (!ifMatchHolds(ifMatch, current)) {
       throw new PreconditionFailedException(

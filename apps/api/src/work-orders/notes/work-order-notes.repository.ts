@@ -1,0 +1,89 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { FilterBuilder, isoTimestamp, TeamScopedRepository } from '@app/common';
+import type { ListNotesQuery } from './dto/list-notes.query.js';
+import { WorkOrderNote } from './work-order-note.entity.js';
+import type { NoteAuthor, WorkOrderNoteRow } from './work-order-note.row.js';
+
+/** What a new note is written with; the database keeps the times. */
+export interface NoteInsert {
+  id: string;
+  workOrderId: string;
+  text: string;
+  authorName: string | null;
+  createdBy: NoteAuthor;
+}
+
+@Injectable()
+export class WorkOrderNotesRepository extends TeamScopedRepository<WorkOrderNote, WorkOrderNoteRow> {
+  constructor(@InjectRepository(WorkOrderNote) repository: Repository<WorkOrderNote>) {
+    super(repository, 'n', {
+      table: 'work_order_notes',
+      // `attachmentIds` is the note's attachments, oldest first, once attachments exist (issue 24); none until then.
+      columns: `n.id, n.team_id AS "teamId", n.work_order_id AS "workOrderId", n.text, n.author_name AS "authorName",
+        n.created_by AS "createdBy", ARRAY[]::text[] AS "attachmentIds",
+        ${isoTimestamp('n.created_at')} AS "createdAt", ${isoTimestamp('n.updated_at')} AS "updatedAt"`,
+    });
+  }
+
+  /** The work order's note `id`; `lock` (e.g. `FOR UPDATE`) holds it until the transaction ends. */
+  async findInWorkOrder(
+    teamId: string,
+    workOrderId: string,
+    id: string,
+    lock?: 'FOR UPDATE',
+  ): Promise<WorkOrderNoteRow | undefined> {
+    const rows = await this.preparedTeamSql<WorkOrderNoteRow>(
+      teamId,
+      `SELECT ${this.shape.columns} FROM work_order_notes n
+        WHERE n.team_id = $1 AND n.work_order_id = $2 AND n.id = $3 ${lock ? `${lock} OF n` : ''}`,
+      [workOrderId, id],
+    );
+    return rows[0];
+  }
+
+  /** One page of the work order's notes, oldest first unless `sort` says otherwise, and their total. */
+  list(teamId: string, workOrderId: string, query: ListNotesQuery): Promise<[WorkOrderNoteRow[], number]> {
+    const filter = new FilterBuilder();
+    filter.and(`n.work_order_id = ${filter.bind(workOrderId)}`);
+    return this.pageRows(teamId, query, filter.build());
+  }
+
+  /** How many notes the work order has (call with the work order locked to decide on a limit). */
+  async countInWorkOrder(teamId: string, workOrderId: string): Promise<number> {
+    const [row] = await this.preparedTeamSql<{ count: number }>(
+      teamId,
+      'SELECT count(*)::int AS count FROM work_order_notes WHERE team_id = $1 AND work_order_id = $2',
+      [workOrderId],
+    );
+    return row.count;
+  }
+
+  /**
+   * Inserts a note. Its `createdAt` is the transaction's time, or 1 ms after the work order's latest note when that
+   * is not earlier: with the work order locked, a conversation lists in the order it was written.
+   */
+  async insertNote(teamId: string, note: NoteInsert): Promise<void> {
+    await this.teamSql(
+      teamId,
+      `INSERT INTO work_order_notes (team_id, id, work_order_id, text, author_name, created_by, created_at, updated_at)
+       SELECT $1, $2, $3, $4, $5, $6, at, at
+         FROM (SELECT greatest(now(), max(created_at) + interval '1 millisecond') AS at
+                 FROM work_order_notes WHERE team_id = $1 AND work_order_id = $3) latest`,
+      [note.id, note.workOrderId, note.text, note.authorName, JSON.stringify(note.createdBy)],
+    );
+  }
+
+  /** Deletes the work order's note `id`; false when it has none. */
+  async deleteInWorkOrder(teamId: string, workOrderId: string, id: string): Promise<boolean> {
+    // Through a CTE: TypeORM answers a bare DELETE with [rows, count] instead of the rows.
+    const rows = await this.teamSql(
+      teamId,
+      `WITH gone AS (DELETE FROM work_order_notes WHERE team_id = $1 AND work_order_id = $2 AND id = $3 RETURNING id)
+       SELECT id FROM gone`,
+      [workOrderId, id],
+    );
+    return rows.length > 0;
+  }
+}
