@@ -49,6 +49,6 @@ export const TeamId = createParamDecorator(
 );
 
 /** Who makes the request, as an `Actor` (the API key): a note's `createdBy`. */
-export const RequestActor = createParamDecorator(
-  (_: unknown, context: ExecutionContext): Actor => actorOf(callerOf(context.switchToHttp().getRequest<AuthenticatedRequest>())),
+export const RequestActor = createParamDecorator((_: unknown, context: ExecutionContext): Actor =>
+  actorOf(callerOf(context.switchToHttp().getRequest<AuthenticatedRequest>())),
 );

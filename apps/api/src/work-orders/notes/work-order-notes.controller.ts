@@ -98,7 +98,8 @@ export class WorkOrderNotesController {
   @Get(':noteId')
   @ApiOperation({
     summary: 'Get a note of a work order',
-    description: 'A note of another work order is 404 `Note not found`; a missing work order is `Work order not found`.',
+    description:
+      'A note of another work order is 404 `Note not found`; a missing work order is `Work order not found`.',
   })
   @ApiParam({ name: 'noteId', format: 'uuid', example: WORK_ORDER_NOTE_EXAMPLE.id })
   @ApiGetOne(NoteResponse)
