@@ -259,16 +259,30 @@ describe('OpenAPI examples (what Swagger UI pre-fills)', () => {
       expect({ path, status: response.status, body: response.body as unknown }).toMatchObject({ path, status: 201 });
     }
 
-    // Every record operation whose path id has an example: the demo team holds that record.
+    // A POST under a record (a work order's notes) as pre-filled: its path example names the demo team's record.
+    const nestedCreates = Object.entries(doc.paths).flatMap(([path, operations]) =>
+      operations.post?.requestBody && /^\/v1\/[\w-]+\/\{\w+\}\/[\w-]+$/.test(path) ? [path] : [],
+    );
+    expect(nestedCreates).toEqual(expect.arrayContaining(['/v1/work-orders/{workOrderId}/notes']));
+    for (const path of nestedCreates) {
+      const response = await tryItOut('post', path, prefilledUrl(path, operation('post', path)), [], demoAuth);
+      expect({ path, status: response.status, body: response.body as unknown }).toMatchObject({ path, status: 201 });
+    }
+
+    // Every record operation whose path id has an example (a nested record's too): the demo team holds that record.
     const withExampleIds = Object.entries(doc.paths).filter(
       ([path, operations]) =>
-        /^\/v1\/[\w-]+\/\{\w+\}$/.test(path) &&
+        /^\/v1\/[\w-]+\/\{\w+\}(\/[\w-]+\/\{\w+\})?$/.test(path) &&
         operations.get?.parameters?.some(
           (parameter) => parameter.in === 'path' && (parameter.example ?? parameter.schema?.example) !== undefined,
         ),
     );
     expect(withExampleIds.map(([path]) => path)).toEqual(
-      expect.arrayContaining(['/v1/units/{unitId}', '/v1/work-orders/{workOrderId}']),
+      expect.arrayContaining([
+        '/v1/units/{unitId}',
+        '/v1/work-orders/{workOrderId}',
+        '/v1/work-orders/{workOrderId}/notes/{noteId}',
+      ]),
     );
     for (const [path, operations] of withExampleIds) {
       const read = await sut
@@ -336,12 +350,14 @@ describe('OpenAPI examples (what Swagger UI pre-fills)', () => {
         'post /v1/tenants',
         'post /v1/work-orders',
         'post /v1/webhook-endpoints',
+        'post /v1/work-orders/{workOrderId}/notes',
         'put /v1/units/{unitId}',
         'put /v1/landlords/{landlordId}',
         'put /v1/contractors/{contractorId}',
         'put /v1/tenants/{tenantId}',
         'put /v1/work-orders/{workOrderId}',
         'put /v1/webhook-endpoints/{endpointId}',
+        'put /v1/work-orders/{workOrderId}/notes/{noteId}',
       ].sort(),
     );
   });
@@ -415,6 +431,19 @@ describe('OpenAPI examples (what Swagger UI pre-fills)', () => {
         body: { error: errorExamples(operation('get', path))['404'] },
       });
     }
+    const notePath = '/v1/work-orders/{workOrderId}/notes/{noteId}';
+    const note = await sut
+      .http()
+      .get(`/v1/work-orders/${created.workOrder}/notes/${missing}`)
+      .set(...auth);
+    expect(note.body).toEqual({ error: errorExamples(operation('get', notePath))['404'] });
+    const workOrder = await sut
+      .http()
+      .get(`/v1/work-orders/${missing}/notes`)
+      .set(...auth);
+    expect(workOrder.body).toEqual({
+      error: errorExamples(operation('get', '/v1/work-orders/{workOrderId}/notes'))['404'],
+    });
     const refused = await sut
       .http()
       .delete(`/v1/units/${created.unit}`)
