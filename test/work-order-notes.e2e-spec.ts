@@ -276,7 +276,7 @@ describe('work order notes', () => {
         .get(`${notesOf(workOrderId)}/${note.id}`)
         .expect(200);
       expect((read.body as { data: Note }).data).toEqual(note);
-      const etag = read.headers.etag as string;
+      const etag = read.headers.etag;
       expect(etag).toMatch(/^"[^"]+"$/);
       const again = await call().get(`${notesOf(workOrderId)}/${note.id}`, { 'If-None-Match': etag });
       expect(again.status).toBe(304);
@@ -332,7 +332,7 @@ describe('work order notes', () => {
     it('honours If-Match on PUT and DELETE: 412 on a stale tag before validation, 404 before 412', async () => {
       const note = await addNote();
       const path = `${notesOf(workOrderId)}/${note.id}`;
-      const tag = (await call().get(path).expect(200)).headers.etag as string;
+      const tag = (await call().get(path).expect(200)).headers.etag;
       expectError(await call().put(path, { text: '' }, { 'If-Match': '"stale"' }), 412);
       expectError(await call().delete(path, { 'If-Match': '"stale"' }), 412);
       const updated = await call().put(path, { text: 'Matched' }, { 'If-Match': tag }).expect(200);
@@ -344,7 +344,7 @@ describe('work order notes', () => {
       expect(expectError(await call().delete(`${notesOf(workOrderId)}/${MISSING}`, { 'If-Match': '*' }), 404)).toBe(
         'Note not found',
       );
-      expect((await call().delete(path, { 'If-Match': updated.headers.etag as string })).status).toBe(204);
+      expect((await call().delete(path, { 'If-Match': updated.headers.etag })).status).toBe(204);
     });
 
     it('replays a PUT and a DELETE with the same Idempotency-Key', async () => {

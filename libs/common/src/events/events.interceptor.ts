@@ -50,7 +50,7 @@ export class EventsInterceptor implements NestInterceptor {
     // A malformed id is refused by validation: there is nothing to announce.
     if (action !== 'created' && !id) return next.handle();
     const type: EventType = `${eventRecordOf(resource)}.${action}`;
-    // A nested record's change belongs to its parent's history too (a note's to its work order's).
+    // A nested record's change belongs to its parent's history too (an invoice line's to its invoice's).
     const parentId = parentIdOf(resource, request.params);
     const about: EventContext =
       resource.parent && parentId ? { parent: { record: eventRecordOf(resource.parent), id: parentId } } : {};

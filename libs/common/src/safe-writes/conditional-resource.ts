@@ -30,7 +30,7 @@ export async function lockedRecord(
   return (await source.lock(teamId, id, parentId)) ? source.get(teamId, id, parentId) : undefined;
 }
 
-/** The record a nested record lives under (a work order's note lives under the work order). */
+/** The record a nested record lives under (an invoice's line lives under the invoice). */
 export interface ParentResource {
   /** The service that reads and locks the parent (its 404 comes first: a missing parent is not found as such). */
   source: Type<ConditionalSource>;
