@@ -79,6 +79,9 @@ describeBrowser('Swagger UI try-it-out in Chromium', () => {
 
     // A path id is pre-filled too: the demo team's example work order.
     expect(await execute(page, 'get', '/v1/work-orders/{workOrderId}')).toBe('200');
+    // Nested paths too: a note on the example work order, and the demo team's example note.
+    expect(await execute(page, 'post', '/v1/work-orders/{workOrderId}/notes')).toBe('201');
+    expect(await execute(page, 'get', '/v1/work-orders/{workOrderId}/notes/{noteId}')).toBe('200');
 
     await page.close();
   });
