@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ApiKeysService, type EventBody } from '@app/common';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { ApiKeysService, EventsStore, type EventBody } from '@app/common';
 import { createUnit, createWorkOrder } from './factories/work-orders.js';
 import { expectError, expectFieldError, ISO_WITH_MS, UUID } from './support/assertions.js';
 import { bearer, createTestApp, type Team, type TestApp } from './support/test-app.js';
@@ -400,6 +400,25 @@ describe('work order notes', () => {
         ['work_order_note.updated', { object: updated.data, previousAttributes: { text: 'Announced' } }],
         ['work_order_note.deleted', { object: { id: note.id } }],
       ]);
+    });
+
+    it('name the work order as the record whose history the change belongs to', async () => {
+      const record = jest.spyOn(sut.app.get(EventsStore), 'record');
+      try {
+        const note = await addNote();
+        const path = `${notesOf(workOrderId)}/${note.id}`;
+        await call().put(path, { text: 'Edited' }).expect(200);
+        expect((await call().delete(path)).status).toBe(204);
+        expect(record.mock.calls.map((args) => [args[2], args[5]])).toEqual(
+          ['created', 'updated', 'deleted'].map((action) => [
+            `work_order_note.${action}`,
+            // objectContaining: the history's `actor` rides along in the same context.
+            expect.objectContaining({ parent: { record: 'work_order', id: workOrderId } }),
+          ]),
+        );
+      } finally {
+        record.mockRestore();
+      }
     });
 
     it('are accepted as webhook endpoint types', async () => {
