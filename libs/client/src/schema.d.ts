@@ -576,6 +576,11 @@ export interface components {
              * @example 0b8e4f6a-2c1d-4e3f-9a5b-7c6d8e9f0a1b
              */
             readonly teamId: string;
+            /**
+             * @description The id this record has in your own system, `null` when none; unique per team among records of this kind.
+             * @example SUP-0187
+             */
+            externalRef: string | null;
             /** @example Brightwater Plumbing Ltd */
             companyName: string;
             /** @example Daniel Price */
@@ -721,6 +726,11 @@ export interface components {
              */
             readonly teamId: string;
             /**
+             * @description The id this record has in your own system, `null` when none; unique per team among records of this kind.
+             * @example PROP-2231
+             */
+            externalRef: string | null;
+            /**
              * @description The non-empty address parts joined by ", " in the order addressLine1, addressLine2, area, city, county, postcode, country.
              * @example Flat 2, 14 Elm Grove, Redland, Bristol, BS6 6AH, United Kingdom
              */
@@ -781,6 +791,11 @@ export interface components {
              * @example 0b8e4f6a-2c1d-4e3f-9a5b-7c6d8e9f0a1b
              */
             readonly teamId: string;
+            /**
+             * @description The id this record has in your own system, `null` when none; unique per team among records of this kind.
+             * @example TEN-5520
+             */
+            externalRef: string | null;
             /** @example Amira */
             firstName: string;
             /** @example Khan */
@@ -834,6 +849,11 @@ export interface components {
              * @example 0b8e4f6a-2c1d-4e3f-9a5b-7c6d8e9f0a1b
              */
             readonly teamId: string;
+            /**
+             * @description The id this record has in your own system, `null` when none; unique per team among records of this kind.
+             * @example JOB-9043
+             */
+            externalRef: string | null;
             /**
              * @description `WO-<n>`, numbered from 1 per team in order of creation; a refused create uses no number, and a deleted work
              *     order's number is never given to another.
@@ -918,6 +938,11 @@ export interface components {
              * @example 0b8e4f6a-2c1d-4e3f-9a5b-7c6d8e9f0a1b
              */
             readonly teamId: string;
+            /**
+             * @description The id this record has in your own system, `null` when none; unique per team among records of this kind.
+             * @example LL-1042
+             */
+            externalRef: string | null;
             /** @example Eleanor Whitfield */
             name: string;
             /**
@@ -1142,6 +1167,11 @@ export interface components {
                     insurance?: components["schemas"]["InsuranceDto"][];
                     /** @example Emergency call-outs around the clock; two working days’ notice for routine jobs. */
                     notes?: string | null;
+                    /**
+                     * @description The id this record has in your own system (at most 100 characters, trimmed; empty or `null` clears it). Unique per team among records of this kind: another record with the same value is a 409. Find the record by it with the list’s `externalRef` filter.
+                     * @example null
+                     */
+                    externalRef?: string | null;
                 };
             };
         };
@@ -1203,6 +1233,11 @@ export interface components {
                     insurance?: components["schemas"]["InsuranceDto"][];
                     /** @example Emergency call-outs around the clock; two working days’ notice for routine jobs. */
                     notes?: string | null;
+                    /**
+                     * @description The id this record has in your own system (at most 100 characters, trimmed; empty or `null` clears it). Unique per team among records of this kind: another record with the same value is a 409. Find the record by it with the list’s `externalRef` filter.
+                     * @example null
+                     */
+                    externalRef?: string | null;
                 };
             };
         };
@@ -1229,6 +1264,11 @@ export interface components {
                      * @example Redland
                      */
                     area?: string | null;
+                    /**
+                     * @description The id this record has in your own system (at most 100 characters, trimmed; empty or `null` clears it). Unique per team among records of this kind: another record with the same value is a 409. Find the record by it with the list’s `externalRef` filter.
+                     * @example null
+                     */
+                    externalRef?: string | null;
                 };
             };
         };
@@ -1255,6 +1295,11 @@ export interface components {
                      * @example Redland
                      */
                     area?: string | null;
+                    /**
+                     * @description The id this record has in your own system (at most 100 characters, trimmed; empty or `null` clears it). Unique per team among records of this kind: another record with the same value is a 409. Find the record by it with the list’s `externalRef` filter.
+                     * @example null
+                     */
+                    externalRef?: string | null;
                 };
             };
         };
@@ -1282,6 +1327,11 @@ export interface components {
                      * @example []
                      */
                     unitIds?: string[];
+                    /**
+                     * @description The id this record has in your own system (at most 100 characters, trimmed; empty or `null` clears it). Unique per team among records of this kind: another record with the same value is a 409. Find the record by it with the list’s `externalRef` filter.
+                     * @example null
+                     */
+                    externalRef?: string | null;
                 };
             };
         };
@@ -1309,6 +1359,11 @@ export interface components {
                      * @example []
                      */
                     unitIds?: string[];
+                    /**
+                     * @description The id this record has in your own system (at most 100 characters, trimmed; empty or `null` clears it). Unique per team among records of this kind: another record with the same value is a 409. Find the record by it with the list’s `externalRef` filter.
+                     * @example null
+                     */
+                    externalRef?: string | null;
                 };
             };
         };
@@ -1358,6 +1413,11 @@ export interface components {
                      * @example 1
                      */
                     priority?: components["schemas"]["WorkOrderPriority"];
+                    /**
+                     * @description The id this record has in your own system (at most 100 characters, trimmed; empty or `null` clears it). Unique per team among records of this kind: another record with the same value is a 409. Find the record by it with the list’s `externalRef` filter.
+                     * @example null
+                     */
+                    externalRef?: string | null;
                 };
             };
         };
@@ -1407,6 +1467,11 @@ export interface components {
                      */
                     priority?: components["schemas"]["WorkOrderPriority"];
                     /**
+                     * @description The id this record has in your own system (at most 100 characters, trimmed; empty or `null` clears it). Unique per team among records of this kind: another record with the same value is a 409. Find the record by it with the list’s `externalRef` filter.
+                     * @example null
+                     */
+                    externalRef?: string | null;
+                    /**
                      * @description Moves: reported → in_progress, completed, cancelled; in_progress → reported, completed, cancelled;
                      *     completed → in_progress; cancelled → reported. Any other move is a 409; the current status is always allowed.
                      * @example in_progress
@@ -1442,6 +1507,11 @@ export interface components {
                     status?: components["schemas"]["LandlordStatus"];
                     /** @example Prefers email. Repairs over £500 need her approval first. */
                     notes?: string | null;
+                    /**
+                     * @description The id this record has in your own system (at most 100 characters, trimmed; empty or `null` clears it). Unique per team among records of this kind: another record with the same value is a 409. Find the record by it with the list’s `externalRef` filter.
+                     * @example null
+                     */
+                    externalRef?: string | null;
                 };
             };
         };
@@ -1469,6 +1539,11 @@ export interface components {
                     status?: components["schemas"]["LandlordStatus"];
                     /** @example Prefers email. Repairs over £500 need her approval first. */
                     notes?: string | null;
+                    /**
+                     * @description The id this record has in your own system (at most 100 characters, trimmed; empty or `null` clears it). Unique per team among records of this kind: another record with the same value is a 409. Find the record by it with the list’s `externalRef` filter.
+                     * @example null
+                     */
+                    externalRef?: string | null;
                 };
             };
         };
@@ -1619,6 +1694,8 @@ export interface operations {
                 page?: number;
                 /** @description Records per page. */
                 pageSize?: number;
+                /** @description Only the record whose `externalRef` is exactly this (case-sensitive; trimmed): at most one, since it is unique per team. */
+                externalRef?: string;
                 /**
                  * @description Only records changed at or after this time (`updatedAt` ≥ it), e.g. `2026-11-21T09:00:00Z`; a date alone
                  *     (`2026-11-21`) is midnight UTC. With `sort=updatedAt`, a sync walks a team's changes: see
@@ -1893,7 +1970,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflict: the change is not allowed from the current state, the record is still referred to, or a request with the same Idempotency-Key is still in progress */
+            /** @description Conflict: the body’s `externalRef` is already used by another contractor of the team (nothing was changed; the list’s `externalRef` filter finds it), or a request with the same Idempotency-Key is still in progress */
             409: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -2402,7 +2479,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflict: the change is not allowed from the current state, the record is still referred to, or a request with the same Idempotency-Key is still in progress */
+            /** @description Conflict: the body’s `externalRef` is already used by another contractor of the team (nothing was changed; the list’s `externalRef` filter finds it), the change is not allowed from the current state, or a request with the same Idempotency-Key is still in progress */
             409: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -2884,6 +2961,8 @@ export interface operations {
                 page?: number;
                 /** @description Records per page. */
                 pageSize?: number;
+                /** @description Only the record whose `externalRef` is exactly this (case-sensitive; trimmed): at most one, since it is unique per team. */
+                externalRef?: string;
                 /**
                  * @description Only records changed at or after this time (`updatedAt` ≥ it), e.g. `2026-11-21T09:00:00Z`; a date alone
                  *     (`2026-11-21`) is midnight UTC. With `sort=updatedAt`, a sync walks a team's changes: see
@@ -3152,7 +3231,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflict: the change is not allowed from the current state, the record is still referred to, or a request with the same Idempotency-Key is still in progress */
+            /** @description Conflict: the body’s `externalRef` is already used by another unit of the team (nothing was changed; the list’s `externalRef` filter finds it), or a request with the same Idempotency-Key is still in progress */
             409: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -3661,7 +3740,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflict: the change is not allowed from the current state, the record is still referred to, or a request with the same Idempotency-Key is still in progress */
+            /** @description Conflict: the body’s `externalRef` is already used by another unit of the team (nothing was changed; the list’s `externalRef` filter finds it), the change is not allowed from the current state, or a request with the same Idempotency-Key is still in progress */
             409: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -4143,6 +4222,8 @@ export interface operations {
                 page?: number;
                 /** @description Records per page. */
                 pageSize?: number;
+                /** @description Only the record whose `externalRef` is exactly this (case-sensitive; trimmed): at most one, since it is unique per team. */
+                externalRef?: string;
                 /**
                  * @description Only records changed at or after this time (`updatedAt` ≥ it), e.g. `2026-11-21T09:00:00Z`; a date alone
                  *     (`2026-11-21`) is midnight UTC. With `sort=updatedAt`, a sync walks a team's changes: see
@@ -4411,7 +4492,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflict: the change is not allowed from the current state, the record is still referred to, or a request with the same Idempotency-Key is still in progress */
+            /** @description Conflict: the body’s `externalRef` is already used by another tenant of the team (nothing was changed; the list’s `externalRef` filter finds it), or a request with the same Idempotency-Key is still in progress */
             409: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -4920,7 +5001,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflict: the change is not allowed from the current state, the record is still referred to, or a request with the same Idempotency-Key is still in progress */
+            /** @description Conflict: the body’s `externalRef` is already used by another tenant of the team (nothing was changed; the list’s `externalRef` filter finds it), the change is not allowed from the current state, or a request with the same Idempotency-Key is still in progress */
             409: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -5402,6 +5483,8 @@ export interface operations {
                 page?: number;
                 /** @description Records per page. */
                 pageSize?: number;
+                /** @description Only the record whose `externalRef` is exactly this (case-sensitive; trimmed): at most one, since it is unique per team. */
+                externalRef?: string;
                 /**
                  * @description Only records changed at or after this time (`updatedAt` ≥ it), e.g. `2026-11-21T09:00:00Z`; a date alone
                  *     (`2026-11-21`) is midnight UTC. With `sort=updatedAt`, a sync walks a team's changes: see
@@ -5680,7 +5763,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflict: the change is not allowed from the current state, the record is still referred to, or a request with the same Idempotency-Key is still in progress */
+            /** @description Conflict: the body’s `externalRef` is already used by another work order of the team (nothing was changed; the list’s `externalRef` filter finds it), or a request with the same Idempotency-Key is still in progress */
             409: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -6189,7 +6272,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflict: the change is not allowed from the current state, the record is still referred to, or a request with the same Idempotency-Key is still in progress */
+            /** @description Conflict: the body’s `externalRef` is already used by another work order of the team (nothing was changed; the list’s `externalRef` filter finds it), the change is not allowed from the current state, or a request with the same Idempotency-Key is still in progress */
             409: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -6671,6 +6754,8 @@ export interface operations {
                 page?: number;
                 /** @description Records per page. */
                 pageSize?: number;
+                /** @description Only the record whose `externalRef` is exactly this (case-sensitive; trimmed): at most one, since it is unique per team. */
+                externalRef?: string;
                 /**
                  * @description Only records changed at or after this time (`updatedAt` ≥ it), e.g. `2026-11-21T09:00:00Z`; a date alone
                  *     (`2026-11-21`) is midnight UTC. With `sort=updatedAt`, a sync walks a team's changes: see
@@ -6941,7 +7026,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflict: the change is not allowed from the current state, the record is still referred to, or a request with the same Idempotency-Key is still in progress */
+            /** @description Conflict: the body’s `externalRef` is already used by another landlord of the team (nothing was changed; the list’s `externalRef` filter finds it), or a request with the same Idempotency-Key is still in progress */
             409: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -7450,7 +7535,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflict: the change is not allowed from the current state, the record is still referred to, or a request with the same Idempotency-Key is still in progress */
+            /** @description Conflict: the body’s `externalRef` is already used by another landlord of the team (nothing was changed; the list’s `externalRef` filter finds it), the change is not allowed from the current state, or a request with the same Idempotency-Key is still in progress */
             409: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -8115,6 +8200,8 @@ export interface operations {
                 page?: number;
                 /** @description Records per page. */
                 pageSize?: number;
+                /** @description Only the record whose `externalRef` is exactly this (case-sensitive; trimmed): at most one, since it is unique per team. */
+                externalRef?: string;
                 /**
                  * @description Only records changed at or after this time (`updatedAt` ≥ it), e.g. `2026-11-21T09:00:00Z`; a date alone
                  *     (`2026-11-21`) is midnight UTC. With `sort=updatedAt`, a sync walks a team's changes: see
@@ -9706,6 +9793,8 @@ export interface operations {
                 page?: number;
                 /** @description Records per page. */
                 pageSize?: number;
+                /** @description Only the record whose `externalRef` is exactly this (case-sensitive; trimmed): at most one, since it is unique per team. */
+                externalRef?: string;
                 /**
                  * @description Only records changed at or after this time (`updatedAt` ≥ it), e.g. `2026-11-21T09:00:00Z`; a date alone
                  *     (`2026-11-21`) is midnight UTC. With `sort=updatedAt`, a sync walks a team's changes: see
