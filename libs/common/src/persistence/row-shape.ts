@@ -11,7 +11,7 @@ export interface RowShape {
   columns: string;
   /** Joins the select list reads from; each must match on the alias's `team_id`. */
   joins?: string;
-  /** The record's name in words, lowercase (`work order`), for messages such as a duplicate `externalRef`'s. */
+  /** The record's name in words, lowercase (`invoice line`), for messages such as a duplicate `externalRef`'s. */
   record?: string;
 }
 
