@@ -76,6 +76,20 @@ async function exercise(base, key) {
     `the demo team's example record: ${JSON.stringify(listed)}`,
   );
 
+  // The example record carries the template's externalRef: the list's filter finds it, and a second record may
+  // not take it (a 409 naming it).
+  const { externalRef } = listed.body.data[0];
+  const byRef = await call(base, key, 'GET', `/${collection}?externalRef=${encodeURIComponent(externalRef)}`);
+  check(
+    typeof externalRef === 'string' && byRef.status === 200 && byRef.body.data.length === 1,
+    `GET /v1/${collection}?externalRef=${externalRef}: ${JSON.stringify(byRef)}`,
+  );
+  const duplicate = await call(base, key, 'POST', `/${collection}`, { name: 'Duplicate ref', externalRef });
+  check(
+    duplicate.status === 409 && duplicate.body.error.includes(`"${externalRef}"`),
+    `POST /v1/${collection} with the example's externalRef: ${JSON.stringify(duplicate)}`,
+  );
+
   const created = await call(base, key, 'POST', `/${collection}`, { name: 'First-class check' });
   check(created.status === 201, `POST /v1/${collection}: ${JSON.stringify(created)}`);
   const id = created.body.data.id;

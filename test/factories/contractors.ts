@@ -5,6 +5,7 @@ import type { Team, TestApp } from '../support/test-app.js';
 export interface ContractorBody {
   id: string;
   teamId: string;
+  externalRef: string | null;
   companyName: string;
   contactName: string;
   email: string | null;
@@ -25,6 +26,7 @@ export interface ContractorBody {
 export const CONTRACTOR_KEYS = [
   'id',
   'teamId',
+  'externalRef',
   'companyName',
   'contactName',
   'email',

@@ -5,6 +5,7 @@ import type { Team, TestApp } from '../support/test-app.js';
 export interface LandlordBody {
   id: string;
   teamId: string;
+  externalRef: string | null;
   name: string;
   email: string | null;
   phoneNumber: string | null;
@@ -18,6 +19,7 @@ export interface LandlordBody {
 export const LANDLORD_KEYS = [
   'id',
   'teamId',
+  'externalRef',
   'name',
   'email',
   'phoneNumber',

@@ -5,6 +5,7 @@ import type { Team, TestApp } from '../support/test-app.js';
 export interface TenantBody {
   id: string;
   teamId: string;
+  externalRef: string | null;
   firstName: string;
   lastName: string;
   email: string | null;
@@ -18,6 +19,7 @@ export interface TenantBody {
 export const TENANT_KEYS = [
   'id',
   'teamId',
+  'externalRef',
   'firstName',
   'lastName',
   'email',

@@ -5,6 +5,7 @@ import type { Team, TestApp } from '../support/test-app.js';
 export interface UnitBody {
   id: string;
   teamId: string;
+  externalRef: string | null;
   fullAddress: string;
   addressLine1: string;
   addressLine2: string | null;
@@ -21,6 +22,7 @@ export interface UnitBody {
 export const UNIT_KEYS = [
   'id',
   'teamId',
+  'externalRef',
   'fullAddress',
   'addressLine1',
   'addressLine2',

@@ -12,6 +12,7 @@ export type Status = (typeof STATUSES)[number];
 export interface WorkOrderBody {
   id: string;
   teamId: string;
+  externalRef: string | null;
   code: string;
   title: string;
   description: string | null;
@@ -31,6 +32,7 @@ export interface WorkOrderBody {
 export const WORK_ORDER_KEYS = [
   'id',
   'teamId',
+  'externalRef',
   'code',
   'title',
   'description',

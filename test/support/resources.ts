@@ -73,10 +73,13 @@ function underTest({ module, entities }: Resource): ResourceUnderTest | undefine
 /** Only these collection paths, comma-separated (e.g. `/v1/inspection-visits` in `npm run test:generator`). */
 const ONLY = process.env.CONTRACT_RESOURCES?.split(',');
 
+/** Every resource a client can call, whatever `CONTRACT_RESOURCES` says (for a rule between two resources). */
+export const EVERY_RESOURCE: ResourceUnderTest[] = RESOURCES.flatMap((resource) => underTest(resource) ?? []);
+
 /** Every resource a client can call, in registration order: the contract suite's one table. */
-export const RESOURCES_UNDER_TEST: ResourceUnderTest[] = RESOURCES.flatMap(
-  (resource) => underTest(resource) ?? [],
-).filter((resource) => !ONLY || ONLY.includes(resource.path));
+export const RESOURCES_UNDER_TEST: ResourceUnderTest[] = EVERY_RESOURCE.filter(
+  (resource) => !ONLY || ONLY.includes(resource.path),
+);
 
 export function resourceAt(path: string): ResourceUnderTest {
   const found = RESOURCES_UNDER_TEST.find((resource) => resource.path === path);

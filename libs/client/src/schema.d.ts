@@ -632,6 +632,11 @@ export interface components {
              * @example 0b8e4f6a-2c1d-4e3f-9a5b-7c6d8e9f0a1b
              */
             readonly teamId: string;
+            /**
+             * @description The id this record has in your own system, `null` when none; unique per team among records of this kind.
+             * @example SUP-0187
+             */
+            externalRef: string | null;
             /** @example Brightwater Plumbing Ltd */
             companyName: string;
             /** @example Daniel Price */
@@ -777,6 +782,11 @@ export interface components {
              */
             readonly teamId: string;
             /**
+             * @description The id this record has in your own system, `null` when none; unique per team among records of this kind.
+             * @example PROP-2231
+             */
+            externalRef: string | null;
+            /**
              * @description The non-empty address parts joined by ", " in the order addressLine1, addressLine2, area, city, county, postcode, country.
              * @example Flat 2, 14 Elm Grove, Redland, Bristol, BS6 6AH, United Kingdom
              */
@@ -837,6 +847,11 @@ export interface components {
              * @example 0b8e4f6a-2c1d-4e3f-9a5b-7c6d8e9f0a1b
              */
             readonly teamId: string;
+            /**
+             * @description The id this record has in your own system, `null` when none; unique per team among records of this kind.
+             * @example TEN-5520
+             */
+            externalRef: string | null;
             /** @example Amira */
             firstName: string;
             /** @example Khan */
@@ -890,6 +905,11 @@ export interface components {
              * @example 0b8e4f6a-2c1d-4e3f-9a5b-7c6d8e9f0a1b
              */
             readonly teamId: string;
+            /**
+             * @description The id this record has in your own system, `null` when none; unique per team among records of this kind.
+             * @example JOB-9043
+             */
+            externalRef: string | null;
             /**
              * @description `WO-<n>`, numbered from 1 per team in order of creation; a refused create uses no number, and a deleted work
              *     order's number is never given to another.
@@ -1033,6 +1053,11 @@ export interface components {
              * @example 0b8e4f6a-2c1d-4e3f-9a5b-7c6d8e9f0a1b
              */
             readonly teamId: string;
+            /**
+             * @description The id this record has in your own system, `null` when none; unique per team among records of this kind.
+             * @example LL-1042
+             */
+            externalRef: string | null;
             /** @example Eleanor Whitfield */
             name: string;
             /**
@@ -1257,6 +1282,11 @@ export interface components {
                     insurance?: components["schemas"]["InsuranceDto"][];
                     /** @example Emergency call-outs around the clock; two working days’ notice for routine jobs. */
                     notes?: string | null;
+                    /**
+                     * @description The id this record has in your own system (at most 100 characters, trimmed; empty or `null` clears it). Unique per team among records of this kind: another record with the same value is a 409. Find the record by it with the list’s `externalRef` filter.
+                     * @example null
+                     */
+                    externalRef?: string | null;
                 };
             };
         };
@@ -1318,6 +1348,11 @@ export interface components {
                     insurance?: components["schemas"]["InsuranceDto"][];
                     /** @example Emergency call-outs around the clock; two working days’ notice for routine jobs. */
                     notes?: string | null;
+                    /**
+                     * @description The id this record has in your own system (at most 100 characters, trimmed; empty or `null` clears it). Unique per team among records of this kind: another record with the same value is a 409. Find the record by it with the list’s `externalRef` filter.
+                     * @example null
+                     */
+                    externalRef?: string | null;
                 };
             };
         };
@@ -1344,6 +1379,11 @@ export interface components {
                      * @example Redland
                      */
                     area?: string | null;
+                    /**
+                     * @description The id this record has in your own system (at most 100 characters, trimmed; empty or `null` clears it). Unique per team among records of this kind: another record with the same value is a 409. Find the record by it with the list’s `externalRef` filter.
+                     * @example null
+                     */
+                    externalRef?: string | null;
                 };
             };
         };
@@ -1370,6 +1410,11 @@ export interface components {
                      * @example Redland
                      */
                     area?: string | null;
+                    /**
+                     * @description The id this record has in your own system (at most 100 characters, trimmed; empty or `null` clears it). Unique per team among records of this kind: another record with the same value is a 409. Find the record by it with the list’s `externalRef` filter.
+                     * @example null
+                     */
+                    externalRef?: string | null;
                 };
             };
         };
@@ -1397,6 +1442,11 @@ export interface components {
                      * @example []
                      */
                     unitIds?: string[];
+                    /**
+                     * @description The id this record has in your own system (at most 100 characters, trimmed; empty or `null` clears it). Unique per team among records of this kind: another record with the same value is a 409. Find the record by it with the list’s `externalRef` filter.
+                     * @example null
+                     */
+                    externalRef?: string | null;
                 };
             };
         };
@@ -1424,6 +1474,11 @@ export interface components {
                      * @example []
                      */
                     unitIds?: string[];
+                    /**
+                     * @description The id this record has in your own system (at most 100 characters, trimmed; empty or `null` clears it). Unique per team among records of this kind: another record with the same value is a 409. Find the record by it with the list’s `externalRef` filter.
+                     * @example null
+                     */
+                    externalRef?: string | null;
                 };
             };
         };
@@ -1473,6 +1528,11 @@ export interface components {
                      * @example 1
                      */
                     priority?: components["schemas"]["WorkOrderPriority"];
+                    /**
+                     * @description The id this record has in your own system (at most 100 characters, trimmed; empty or `null` clears it). Unique per team among records of this kind: another record with the same value is a 409. Find the record by it with the list’s `externalRef` filter.
+                     * @example null
+                     */
+                    externalRef?: string | null;
                 };
             };
         };
@@ -1521,6 +1581,11 @@ export interface components {
                      * @example 1
                      */
                     priority?: components["schemas"]["WorkOrderPriority"];
+                    /**
+                     * @description The id this record has in your own system (at most 100 characters, trimmed; empty or `null` clears it). Unique per team among records of this kind: another record with the same value is a 409. Find the record by it with the list’s `externalRef` filter.
+                     * @example null
+                     */
+                    externalRef?: string | null;
                     /**
                      * @description Moves: reported → in_progress, completed, cancelled; in_progress → reported, completed, cancelled;
                      *     completed → in_progress; cancelled → reported. Any other move is a 409; the current status is always allowed.
@@ -1589,6 +1654,11 @@ export interface components {
                     status?: components["schemas"]["LandlordStatus"];
                     /** @example Prefers email. Repairs over £500 need her approval first. */
                     notes?: string | null;
+                    /**
+                     * @description The id this record has in your own system (at most 100 characters, trimmed; empty or `null` clears it). Unique per team among records of this kind: another record with the same value is a 409. Find the record by it with the list’s `externalRef` filter.
+                     * @example null
+                     */
+                    externalRef?: string | null;
                 };
             };
         };
@@ -1616,6 +1686,11 @@ export interface components {
                     status?: components["schemas"]["LandlordStatus"];
                     /** @example Prefers email. Repairs over £500 need her approval first. */
                     notes?: string | null;
+                    /**
+                     * @description The id this record has in your own system (at most 100 characters, trimmed; empty or `null` clears it). Unique per team among records of this kind: another record with the same value is a 409. Find the record by it with the list’s `externalRef` filter.
+                     * @example null
+                     */
+                    externalRef?: string | null;
                 };
             };
         };
@@ -1766,6 +1841,8 @@ export interface operations {
                 page?: number;
                 /** @description Records per page. */
                 pageSize?: number;
+                /** @description Only the record whose `externalRef` is exactly this (case-sensitive; trimmed): at most one, since it is unique per team. */
+                externalRef?: string;
                 /**
                  * @description Only records changed at or after this time (`updatedAt` ≥ it), e.g. `2026-11-21T09:00:00Z`; a date alone
                  *     (`2026-11-21`) is midnight UTC. With `sort=updatedAt`, a sync walks a team's changes: see
@@ -2040,7 +2117,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflict: the change is not allowed from the current state, the record is still referred to, or a request with the same Idempotency-Key is still in progress */
+            /** @description Conflict: the body’s `externalRef` is already used by another contractor of the team (nothing was changed; the list’s `externalRef` filter finds it), or a request with the same Idempotency-Key is still in progress */
             409: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -2549,7 +2626,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflict: the change is not allowed from the current state, the record is still referred to, or a request with the same Idempotency-Key is still in progress */
+            /** @description Conflict: the body’s `externalRef` is already used by another contractor of the team (nothing was changed; the list’s `externalRef` filter finds it), the change is not allowed from the current state, or a request with the same Idempotency-Key is still in progress */
             409: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -3031,6 +3108,8 @@ export interface operations {
                 page?: number;
                 /** @description Records per page. */
                 pageSize?: number;
+                /** @description Only the record whose `externalRef` is exactly this (case-sensitive; trimmed): at most one, since it is unique per team. */
+                externalRef?: string;
                 /**
                  * @description Only records changed at or after this time (`updatedAt` ≥ it), e.g. `2026-11-21T09:00:00Z`; a date alone
                  *     (`2026-11-21`) is midnight UTC. With `sort=updatedAt`, a sync walks a team's changes: see
@@ -3299,7 +3378,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflict: the change is not allowed from the current state, the record is still referred to, or a request with the same Idempotency-Key is still in progress */
+            /** @description Conflict: the body’s `externalRef` is already used by another unit of the team (nothing was changed; the list’s `externalRef` filter finds it), or a request with the same Idempotency-Key is still in progress */
             409: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -3808,7 +3887,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflict: the change is not allowed from the current state, the record is still referred to, or a request with the same Idempotency-Key is still in progress */
+            /** @description Conflict: the body’s `externalRef` is already used by another unit of the team (nothing was changed; the list’s `externalRef` filter finds it), the change is not allowed from the current state, or a request with the same Idempotency-Key is still in progress */
             409: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -4290,6 +4369,8 @@ export interface operations {
                 page?: number;
                 /** @description Records per page. */
                 pageSize?: number;
+                /** @description Only the record whose `externalRef` is exactly this (case-sensitive; trimmed): at most one, since it is unique per team. */
+                externalRef?: string;
                 /**
                  * @description Only records changed at or after this time (`updatedAt` ≥ it), e.g. `2026-11-21T09:00:00Z`; a date alone
                  *     (`2026-11-21`) is midnight UTC. With `sort=updatedAt`, a sync walks a team's changes: see
@@ -4558,7 +4639,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflict: the change is not allowed from the current state, the record is still referred to, or a request with the same Idempotency-Key is still in progress */
+            /** @description Conflict: the body’s `externalRef` is already used by another tenant of the team (nothing was changed; the list’s `externalRef` filter finds it), or a request with the same Idempotency-Key is still in progress */
             409: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -5067,7 +5148,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflict: the change is not allowed from the current state, the record is still referred to, or a request with the same Idempotency-Key is still in progress */
+            /** @description Conflict: the body’s `externalRef` is already used by another tenant of the team (nothing was changed; the list’s `externalRef` filter finds it), the change is not allowed from the current state, or a request with the same Idempotency-Key is still in progress */
             409: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -5549,6 +5630,8 @@ export interface operations {
                 page?: number;
                 /** @description Records per page. */
                 pageSize?: number;
+                /** @description Only the record whose `externalRef` is exactly this (case-sensitive; trimmed): at most one, since it is unique per team. */
+                externalRef?: string;
                 /**
                  * @description Only records changed at or after this time (`updatedAt` ≥ it), e.g. `2026-11-21T09:00:00Z`; a date alone
                  *     (`2026-11-21`) is midnight UTC. With `sort=updatedAt`, a sync walks a team's changes: see
@@ -5827,7 +5910,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflict: the change is not allowed from the current state, the record is still referred to, or a request with the same Idempotency-Key is still in progress */
+            /** @description Conflict: the body’s `externalRef` is already used by another work order of the team (nothing was changed; the list’s `externalRef` filter finds it), or a request with the same Idempotency-Key is still in progress */
             409: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -6336,7 +6419,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflict: the change is not allowed from the current state, the record is still referred to, or a request with the same Idempotency-Key is still in progress */
+            /** @description Conflict: the body’s `externalRef` is already used by another work order of the team (nothing was changed; the list’s `externalRef` filter finds it), the change is not allowed from the current state, or a request with the same Idempotency-Key is still in progress */
             409: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -8145,6 +8228,8 @@ export interface operations {
                 page?: number;
                 /** @description Records per page. */
                 pageSize?: number;
+                /** @description Only the record whose `externalRef` is exactly this (case-sensitive; trimmed): at most one, since it is unique per team. */
+                externalRef?: string;
                 /**
                  * @description Only records changed at or after this time (`updatedAt` ≥ it), e.g. `2026-11-21T09:00:00Z`; a date alone
                  *     (`2026-11-21`) is midnight UTC. With `sort=updatedAt`, a sync walks a team's changes: see
@@ -8415,7 +8500,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflict: the change is not allowed from the current state, the record is still referred to, or a request with the same Idempotency-Key is still in progress */
+            /** @description Conflict: the body’s `externalRef` is already used by another landlord of the team (nothing was changed; the list’s `externalRef` filter finds it), or a request with the same Idempotency-Key is still in progress */
             409: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -8924,7 +9009,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflict: the change is not allowed from the current state, the record is still referred to, or a request with the same Idempotency-Key is still in progress */
+            /** @description Conflict: the body’s `externalRef` is already used by another landlord of the team (nothing was changed; the list’s `externalRef` filter finds it), the change is not allowed from the current state, or a request with the same Idempotency-Key is still in progress */
             409: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -9589,6 +9674,8 @@ export interface operations {
                 page?: number;
                 /** @description Records per page. */
                 pageSize?: number;
+                /** @description Only the record whose `externalRef` is exactly this (case-sensitive; trimmed): at most one, since it is unique per team. */
+                externalRef?: string;
                 /**
                  * @description Only records changed at or after this time (`updatedAt` ≥ it), e.g. `2026-11-21T09:00:00Z`; a date alone
                  *     (`2026-11-21`) is midnight UTC. With `sort=updatedAt`, a sync walks a team's changes: see
@@ -11180,6 +11267,8 @@ export interface operations {
                 page?: number;
                 /** @description Records per page. */
                 pageSize?: number;
+                /** @description Only the record whose `externalRef` is exactly this (case-sensitive; trimmed): at most one, since it is unique per team. */
+                externalRef?: string;
                 /**
                  * @description Only records changed at or after this time (`updatedAt` ≥ it), e.g. `2026-11-21T09:00:00Z`; a date alone
                  *     (`2026-11-21`) is midnight UTC. With `sort=updatedAt`, a sync walks a team's changes: see

@@ -1,5 +1,5 @@
 import { Column, Entity } from 'typeorm';
-import { TeamOwnedEntity } from '@app/common';
+import { ExternallyReferencedEntity } from '@app/common';
 
 export const CONTRACTOR_STATUSES = ['active', 'inactive', 'on_holiday'] as const;
 export type ContractorStatus = (typeof CONTRACTOR_STATUSES)[number];
@@ -35,7 +35,7 @@ export const toInsurance = (item: WithOptionalExpiry<Insurance>): Insurance => (
 });
 
 @Entity('contractors')
-export class Contractor extends TeamOwnedEntity {
+export class Contractor extends ExternallyReferencedEntity {
   @Column({ name: 'company_name', type: 'text' })
   companyName!: string;
 

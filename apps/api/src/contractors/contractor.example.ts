@@ -5,6 +5,7 @@ const certification = { type: 'Gas Safe', registrationNumber: '584213', expiryDa
 const insurance = { type: 'Public liability', amount: 5_000_000, expiryDate: '2027-06-30T00:00:00.000Z' };
 
 const body = {
+  externalRef: 'SUP-0187',
   companyName: 'Brightwater Plumbing Ltd',
   contactName: 'Daniel Price',
   email: 'bookings@brightwater.example.com',

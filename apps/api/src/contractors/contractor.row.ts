@@ -4,6 +4,7 @@ import type { Certification, ContractorStatus, Insurance } from './contractor.en
 export interface ContractorRow {
   id: string;
   teamId: string;
+  externalRef: string | null;
   companyName: string;
   contactName: string;
   email: string | null;

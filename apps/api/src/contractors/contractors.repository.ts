@@ -15,7 +15,8 @@ export class ContractorsRepository extends TeamScopedRepository<Contractor, Cont
   constructor(@InjectRepository(Contractor) repository: Repository<Contractor>) {
     super(repository, 'c', {
       table: 'contractors',
-      columns: `c.id, c.team_id AS "teamId", c.company_name AS "companyName", c.contact_name AS "contactName",
+      record: 'contractor',
+      columns: `c.id, c.team_id AS "teamId", c.external_ref AS "externalRef", c.company_name AS "companyName", c.contact_name AS "contactName",
         c.email, c.phone_number AS "phoneNumber", c.full_address AS "fullAddress", c.status, c.trades,
         c.coverage_postcodes AS "coveragePostcodes", c.certifications, c.insurance, c.notes,
         (SELECT count(*)::int FROM work_orders w

@@ -13,6 +13,7 @@ type ContractorFields = Omit<Contractor, 'teamId' | 'id' | 'createdAt' | 'update
 
 /** The fields a body may write as given; the nested arrays are rebuilt in `fieldsOf`. */
 const PLAIN_FIELDS = [
+  'externalRef',
   'companyName',
   'contactName',
   'email',
@@ -42,6 +43,7 @@ export class ContractorsService implements ConditionalSource {
   /** `id` is chosen only for the demo team's example record (apps/api/src/demo-records.ts). */
   async create(teamId: string, dto: CreateContractorDto, id: string = randomUUID()): Promise<ContractorResponse> {
     await this.contractors.insert(teamId, {
+      externalRef: null,
       email: null,
       phoneNumber: null,
       fullAddress: null,

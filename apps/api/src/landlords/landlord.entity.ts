@@ -1,11 +1,11 @@
 import { Column, Entity } from 'typeorm';
-import { TeamOwnedEntity } from '@app/common';
+import { ExternallyReferencedEntity } from '@app/common';
 
 export const LANDLORD_STATUSES = ['active', 'inactive'] as const;
 export type LandlordStatus = (typeof LANDLORD_STATUSES)[number];
 
 @Entity('landlords')
-export class Landlord extends TeamOwnedEntity {
+export class Landlord extends ExternallyReferencedEntity {
   @Column({ type: 'text' })
   name!: string;
 

@@ -2,6 +2,7 @@
 // landlord of this `id`. Plain data that imports no code (see units/unit.example.ts).
 
 const body = {
+  externalRef: 'LL-1042',
   name: 'Eleanor Whitfield',
   email: 'eleanor.whitfield@example.com',
   phoneNumber: '07700 900461',

@@ -4,6 +4,7 @@ import type { LandlordStatus } from './landlord.entity.js';
 export interface LandlordRow {
   id: string;
   teamId: string;
+  externalRef: string | null;
   name: string;
   email: string | null;
   phoneNumber: string | null;

@@ -14,7 +14,8 @@ export class LandlordsRepository extends TeamScopedRepository<Landlord, Landlord
   constructor(@InjectRepository(Landlord) repository: Repository<Landlord>) {
     super(repository, 'l', {
       table: 'landlords',
-      columns: `l.id, l.team_id AS "teamId", l.name, l.email, l.phone_number AS "phoneNumber",
+      record: 'landlord',
+      columns: `l.id, l.team_id AS "teamId", l.external_ref AS "externalRef", l.name, l.email, l.phone_number AS "phoneNumber",
         l.full_address AS "fullAddress", l.status, l.notes,
         ${isoTimestamp('l.created_at')} AS "createdAt", ${isoTimestamp('l.updated_at')} AS "updatedAt"`,
     });

@@ -9,10 +9,17 @@ import type { Landlord } from './landlord.entity.js';
 import { LandlordsRepository } from './landlords.repository.js';
 
 /** Everything a body may write; the rest of the record belongs to the server. */
-const WRITABLE_FIELDS = ['name', 'email', 'phoneNumber', 'fullAddress', 'status', 'notes'] as const;
+const WRITABLE_FIELDS = ['externalRef', 'name', 'email', 'phoneNumber', 'fullAddress', 'status', 'notes'] as const;
 
 /** What a new landlord holds where the body is silent. */
-const DEFAULTS = { email: null, phoneNumber: null, fullAddress: null, status: 'active', notes: null } as const;
+const DEFAULTS = {
+  externalRef: null,
+  email: null,
+  phoneNumber: null,
+  fullAddress: null,
+  status: 'active',
+  notes: null,
+} as const;
 
 @Injectable()
 export class LandlordsService implements ConditionalSource {

@@ -1,8 +1,8 @@
 import { Column, Entity } from 'typeorm';
-import { TeamOwnedEntity } from '@app/common';
+import { ExternallyReferencedEntity } from '@app/common';
 
 @Entity('tenants')
-export class Tenant extends TeamOwnedEntity {
+export class Tenant extends ExternallyReferencedEntity {
   @Column({ name: 'first_name', type: 'text' })
   firstName!: string;
 

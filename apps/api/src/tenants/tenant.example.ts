@@ -3,6 +3,7 @@
 // reserved for drama; emails use the reserved example.com domain.
 
 const body = {
+  externalRef: 'TEN-5520',
   firstName: 'Amira',
   lastName: 'Khan',
   email: 'amira.khan@example.com',

@@ -4,6 +4,7 @@ import type { LinkedUnitRow } from '../tenancies/index.js';
 export interface TenantRow {
   id: string;
   teamId: string;
+  externalRef: string | null;
   firstName: string;
   lastName: string;
   email: string | null;

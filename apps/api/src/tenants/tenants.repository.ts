@@ -26,7 +26,8 @@ export class TenantsRepository extends TeamScopedRepository<Tenant, TenantRow> {
   constructor(@InjectRepository(Tenant) repository: Repository<Tenant>) {
     super(repository, 't', {
       table: 'tenants',
-      columns: `t.id, t.team_id AS "teamId", t.first_name AS "firstName", t.last_name AS "lastName", t.email,
+      record: 'tenant',
+      columns: `t.id, t.team_id AS "teamId", t.external_ref AS "externalRef", t.first_name AS "firstName", t.last_name AS "lastName", t.email,
         t.phone_number AS "phoneNumber", t.notes, ${unitsOfTenantSql('t')} AS links,
         ${isoTimestamp('t.created_at')} AS "createdAt", ${isoTimestamp('t.updated_at')} AS "updatedAt"`,
     });

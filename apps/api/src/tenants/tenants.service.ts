@@ -21,10 +21,10 @@ import type { Tenant } from './tenant.entity.js';
 import { TenantsRepository } from './tenants.repository.js';
 
 /** Everything a body may write to the tenant row; `unitIds` is handled as links. */
-const WRITABLE_FIELDS = ['firstName', 'lastName', 'email', 'phoneNumber', 'notes'] as const;
+const WRITABLE_FIELDS = ['externalRef', 'firstName', 'lastName', 'email', 'phoneNumber', 'notes'] as const;
 
 /** What a new tenant holds where the body is silent. */
-const DEFAULTS = { email: null, phoneNumber: null, notes: null } as const;
+const DEFAULTS = { externalRef: null, email: null, phoneNumber: null, notes: null } as const;
 
 @Injectable()
 export class TenantsService implements ConditionalSource {

@@ -1,8 +1,8 @@
 import { Column, Entity } from 'typeorm';
-import { TeamOwnedEntity } from '@app/common';
+import { ExternallyReferencedEntity } from '@app/common';
 
 @Entity('units')
-export class Unit extends TeamOwnedEntity {
+export class Unit extends ExternallyReferencedEntity {
   @Column({ name: 'address_line1', type: 'text' })
   addressLine1!: string;
 

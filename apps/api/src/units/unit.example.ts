@@ -4,6 +4,7 @@
 // Like every example file, it is plain data and imports no code: any feature may read it.
 
 const body = {
+  externalRef: 'PROP-2231',
   addressLine1: 'Flat 2',
   addressLine2: '14 Elm Grove',
   area: 'Redland',

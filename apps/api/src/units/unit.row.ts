@@ -4,6 +4,7 @@ import type { LinkedTenantRow } from '../tenancies/index.js';
 export interface UnitRow {
   id: string;
   teamId: string;
+  externalRef: string | null;
   addressLine1: string;
   addressLine2: string | null;
   city: string;

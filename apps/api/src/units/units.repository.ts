@@ -15,7 +15,8 @@ export class UnitsRepository extends TeamScopedRepository<Unit, UnitRow> {
   constructor(@InjectRepository(Unit) repository: Repository<Unit>) {
     super(repository, 'u', {
       table: 'units',
-      columns: `u.id, u.team_id AS "teamId", u.address_line1 AS "addressLine1", u.address_line2 AS "addressLine2",
+      record: 'unit',
+      columns: `u.id, u.team_id AS "teamId", u.external_ref AS "externalRef", u.address_line1 AS "addressLine1", u.address_line2 AS "addressLine2",
         u.city, u.county, u.country, u.postcode, u.area, u.full_address AS "fullAddress",
         ${tenantsOfUnitSql('u')} AS links,
         ${isoTimestamp('u.created_at')} AS "createdAt", ${isoTimestamp('u.updated_at')} AS "updatedAt"`,

@@ -20,6 +20,9 @@ import { UnitsRepository } from './units.repository.js';
 /** What a new unit holds where the body is silent. */
 const DEFAULTS = { addressLine2: null, county: null, area: null } as const;
 
+/** The fields a body writes as given, beside the address parts (which make `fullAddress`). */
+const PLAIN_FIELDS = ['externalRef'] as const;
+
 function withFullAddress(parts: AddressParts): AddressParts & Pick<Unit, 'fullAddress'> {
   return { ...parts, fullAddress: composeFullAddress(parts) };
 }
@@ -35,7 +38,8 @@ export class UnitsService implements ConditionalSource {
   /** `id` is chosen only for the demo team's example record (apps/api/src/demo-records.ts). */
   async create(teamId: string, dto: CreateUnitDto, id: string = randomUUID()): Promise<UnitResponse> {
     const parts = { ...DEFAULTS, ...presentFields(dto, ADDRESS_PARTS) } as AddressParts;
-    await this.units.insert(teamId, { ...withFullAddress(parts), id } as Omit<Unit, 'teamId'>);
+    const plain = { externalRef: null, ...presentFields(dto, PLAIN_FIELDS) };
+    await this.units.insert(teamId, { ...withFullAddress(parts), ...plain, id } as Omit<Unit, 'teamId'>);
     return this.get(teamId, id);
   }
 
@@ -73,7 +77,7 @@ export class UnitsService implements ConditionalSource {
       const stored = await this.units.findOne(teamId, id, { manager, lock: 'FOR NO KEY UPDATE' });
       if (!stored) throw new RecordNotFoundError('Unit');
       const parts = { ...presentFields(stored, ADDRESS_PARTS), ...presentFields(dto, ADDRESS_PARTS) } as AddressParts;
-      await this.units.update(teamId, id, withFullAddress(parts), manager);
+      await this.units.update(teamId, id, { ...withFullAddress(parts), ...presentFields(dto, PLAIN_FIELDS) }, manager);
     });
     return this.get(teamId, id);
   }

@@ -1,5 +1,5 @@
 import { Column, Entity } from 'typeorm';
-import { TeamOwnedEntity } from '@app/common';
+import { ExternallyReferencedEntity } from '@app/common';
 
 export const WORK_ORDER_STATUSES = ['reported', 'in_progress', 'completed', 'cancelled'] as const;
 export type WorkOrderStatus = (typeof WORK_ORDER_STATUSES)[number];
@@ -12,7 +12,7 @@ export type WorkOrderPriority = (typeof WORK_ORDER_PRIORITIES)[number];
 export const API_INTAKE_CHANNEL = 'api';
 
 @Entity('work_orders')
-export class WorkOrder extends TeamOwnedEntity {
+export class WorkOrder extends ExternallyReferencedEntity {
   /** Per-team sequence taken from `teams.last_work_order_number` in the inserting transaction. */
   @Column({ type: 'integer', update: false })
   number!: number;

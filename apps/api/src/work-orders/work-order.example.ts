@@ -6,6 +6,7 @@
 import { UNIT_EXAMPLE } from '../units/unit.example.js';
 
 const body = {
+  externalRef: 'JOB-9043',
   title: 'Leaking tap in kitchen',
   description:
     'The cold tap on the kitchen sink drips constantly, even when turned off fully; water is collecting in the cupboard underneath.',

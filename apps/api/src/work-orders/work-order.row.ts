@@ -4,6 +4,7 @@ import type { WorkOrderPriority, WorkOrderStatus } from './work-order.entity.js'
 export interface WorkOrderRow {
   id: string;
   teamId: string;
+  externalRef: string | null;
   code: string;
   title: string;
   description: string | null;
@@ -27,6 +28,7 @@ export interface WorkOrderRow {
 
 /** What a create or update writes, in domain names (the repository maps them to columns). */
 export interface WorkOrderWrite {
+  externalRef?: string | null;
   title?: string;
   description?: string | null;
   intakeChannel?: string;

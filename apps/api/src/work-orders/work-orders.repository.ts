@@ -13,7 +13,7 @@ import type { WorkOrderRow, WorkOrderState, WorkOrderWrite } from './work-order.
 const SEARCH_EXPRESSION = '(w.title || chr(31) || w.code)';
 
 /** The work order's own columns, its unit, tenant and contractor, each joined on the work order's team. */
-const COLUMNS = `w.id, w.team_id AS "teamId", w.code, w.title, w.description, w.status, w.priority, w.availability,
+const COLUMNS = `w.id, w.team_id AS "teamId", w.external_ref AS "externalRef", w.code, w.title, w.description, w.status, w.priority, w.availability,
   w.self_resolved AS "selfResolved", ${isoTimestamp('w.resolved_at')} AS "resolvedAt",
   w.intake_channel AS "intakeChannel",
   ${isoTimestamp('w.created_at')} AS "createdAt", ${isoTimestamp('w.updated_at')} AS "updatedAt",
@@ -26,6 +26,7 @@ const JOINS = `JOIN units u ON u.team_id = w.team_id AND u.id = w.unit_id
 
 /** The column each writable field is stored in. */
 const COLUMN_OF: Record<keyof WorkOrderWrite, string> = {
+  externalRef: 'external_ref',
   title: 'title',
   description: 'description',
   intakeChannel: 'intake_channel',
@@ -62,7 +63,7 @@ function columnsOf(values: WorkOrderWrite): [columns: string[], values: unknown[
 @Injectable()
 export class WorkOrdersRepository extends TeamScopedRepository<WorkOrder, WorkOrderRow> {
   constructor(@InjectRepository(WorkOrder) repository: Repository<WorkOrder>) {
-    super(repository, 'w', { table: 'work_orders', columns: COLUMNS, joins: JOINS });
+    super(repository, 'w', { table: 'work_orders', record: 'work order', columns: COLUMNS, joins: JOINS });
   }
 
   list(teamId: string, query: ListWorkOrdersQuery): Promise<[WorkOrderRow[], number]> {
@@ -79,7 +80,12 @@ export class WorkOrdersRepository extends TeamScopedRepository<WorkOrder, WorkOr
     // Filtered by status and priority alone, the exact total is read from `work_order_counts`, which a
     // trigger keeps in the same transaction as every write, instead of counting the rows.
     const countedByStatusAndPriority =
-      !pattern && !query.unitId && !query.tenantId && !query.contractorId && !query.updatedSince;
+      !pattern &&
+      !query.unitId &&
+      !query.tenantId &&
+      !query.contractorId &&
+      !query.updatedSince &&
+      query.externalRef === undefined;
     const total = countedByStatusAndPriority
       ? (): string => `SELECT coalesce(sum(k.count), 0) AS total FROM work_order_counts k WHERE k.team_id = $1
           ${statuses ? `AND k.status = ANY (${statuses})` : ''} ${priorities ? `AND k.priority = ANY (${priorities})` : ''}`
@@ -131,7 +137,7 @@ export class WorkOrdersRepository extends TeamScopedRepository<WorkOrder, WorkOr
       const [row] = await this.preparedTeamSql<WorkOrderRow>(teamId, sql, [id, ...params]);
       return row;
     } catch (error) {
-      throw linkError(error);
+      throw this.externalRefConflict(linkError(error), values);
     }
   }
 
@@ -162,7 +168,7 @@ export class WorkOrdersRepository extends TeamScopedRepository<WorkOrder, WorkOr
       ]);
       return rows[0];
     } catch (error) {
-      throw linkError(error);
+      throw this.externalRefConflict(linkError(error), values);
     }
   }
 }

@@ -23,6 +23,7 @@ const UPDATE_ATTEMPTS = 10;
 
 /** The fields a body writes as given; `status` goes through the transition rules instead. */
 const PLAIN_FIELDS = [
+  'externalRef',
   'title',
   'description',
   'priority',
@@ -45,6 +46,7 @@ export class WorkOrdersService implements ConditionalSource {
    */
   async create(teamId: string, dto: CreateWorkOrderDto, id: string = randomUUID()): Promise<WorkOrderResponse> {
     const row = await this.workOrders.create(teamId, id, {
+      externalRef: dto.externalRef ?? null,
       title: dto.title,
       description: dto.description ?? null,
       status: 'reported',

@@ -3,7 +3,8 @@ import { ApiHeader, ApiResponse } from '@nestjs/swagger';
 import { EventsInterceptor } from '../events/events.interceptor.js';
 import { EntityTagged } from '../safe-writes/entity-tag.guard.js';
 import { SafeWritesInterceptor } from '../safe-writes/safe-writes.interceptor.js';
-import { ApiDataResponse, ApiErrors, ApiErrorsWith, RATE_LIMIT_HEADERS } from './api-responses.js';
+import { hasExternalRef } from '../validation/external-ref.js';
+import { ApiDataResponse, ApiErrors, ApiErrorsDescribed, ApiErrorsWith, RATE_LIMIT_HEADERS } from './api-responses.js';
 
 // The OpenAPI face of a resource's five operations beyond listing: one decorator each, carrying the success
 // response, its headers, the request headers it honours and every error status it can answer.
@@ -80,6 +81,18 @@ const recordErrors = (model: Type<unknown>, own: ErrorExamples = {}): ErrorExamp
   ...own,
 });
 
+/** A write's 409s: for a record with `externalRef`, a duplicate one among them. */
+const writeConflicts = (model: Type<unknown>, write: 'create' | 'update'): Partial<Record<number, string>> =>
+  hasExternalRef(model)
+    ? {
+        409:
+          'Conflict: the body’s `externalRef` is already used by another ' +
+          `${recordName(model).toLowerCase()} of the team (nothing was changed; the list’s \`externalRef\` filter finds it)` +
+          (write === 'update' ? ', the change is not allowed from the current state' : '') +
+          ', or a request with the same Idempotency-Key is still in progress',
+      }
+    : {};
+
 /** GET one: 200 with an ETag, or 304 for a matching If-None-Match. */
 export const ApiGetOne = (model: Type<unknown>): MethodDecorator =>
   applyDecorators(
@@ -99,7 +112,7 @@ export const ApiCreate = (model: Type<unknown>, examples: ErrorExamples = {}): M
   applyDecorators(
     IDEMPOTENCY_KEY(),
     ApiDataResponse(model, 201, 'Created', { ...ENTITY_TAG, ...REPLAYED }),
-    ApiErrorsWith({ 409: IN_PROGRESS, ...examples }, 400, 409, 413, 422),
+    ApiErrorsDescribed(writeConflicts(model, 'create'), { 409: IN_PROGRESS, ...examples }, 400, 409, 413, 422),
   );
 
 /** PUT: 200 with the new ETag; honours Idempotency-Key and If-Match. */
@@ -108,7 +121,7 @@ export const ApiUpdate = (model: Type<unknown>, examples: ErrorExamples = {}): M
     IDEMPOTENCY_KEY(),
     IF_MATCH,
     ApiDataResponse(model, 200, 'Updated', { ...ENTITY_TAG, ...REPLAYED }),
-    ApiErrorsWith(recordErrors(model, examples), 400, 404, 409, 412, 413, 422),
+    ApiErrorsDescribed(writeConflicts(model, 'update'), recordErrors(model, examples), 400, 404, 409, 412, 413, 422),
   );
 
 /** DELETE: 204; honours Idempotency-Key and If-Match. `model` names the record in the error examples. */

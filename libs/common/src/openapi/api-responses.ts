@@ -116,6 +116,15 @@ export function ApiErrorsWith(
   examples: Partial<Record<number, string>>,
   ...statuses: number[]
 ): MethodDecorator & ClassDecorator {
+  return ApiErrorsDescribed({}, examples, ...statuses);
+}
+
+/** `ApiErrorsWith` with the operation's own descriptions for some statuses too. */
+export function ApiErrorsDescribed(
+  descriptions: Partial<Record<number, string>>,
+  examples: Partial<Record<number, string>>,
+  ...statuses: number[]
+): MethodDecorator & ClassDecorator {
   const withBody = statuses.includes(413) ? [415] : [];
   const write = statuses.includes(422) ? [403] : [];
   const all = [...new Set([...statuses, ...withBody, ...write, 401, 429, 500, 503])].sort();
@@ -124,7 +133,7 @@ export function ApiErrorsWith(
     ...all.map((status) =>
       ApiResponse({
         status,
-        description: ERROR_TEXT[status] ?? HttpStatus[status],
+        description: descriptions[status] ?? ERROR_TEXT[status] ?? HttpStatus[status],
         type: ErrorBody,
         example: { error: examples[status] ?? ERROR_EXAMPLE[status] ?? HttpStatus[status] },
         headers: errorHeaders(status),

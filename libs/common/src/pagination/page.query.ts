@@ -1,5 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { ExternalRefFilter } from '../validation/external-ref.js';
 import { IsDateTimeInput, NormalizeDateTime, ToInteger } from '../validation/transforms.js';
 
 /** List orders: a field, descending with a leading `-`; ties are broken by `id` in the same direction. */
@@ -30,7 +31,7 @@ export class PagingQuery {
   pageSize: number = 20;
 }
 
-/** `page`, `pageSize`, `search`, `updatedSince` and `sort`: the query of every record list. */
+/** `page`, `pageSize`, `search`, `externalRef`, `updatedSince` and `sort`: the query of every record list. */
 export class PageQuery extends PagingQuery {
   /** Case-insensitive substring match (`%` and `_` are literal); trimmed; empty means no filter. */
   @IsOptional()
@@ -39,6 +40,9 @@ export class PageQuery extends PagingQuery {
   @MaxLength(200)
   @IsString()
   search?: string;
+
+  @ExternalRefFilter()
+  externalRef?: string;
 
   /**
    * Only records changed at or after this time (`updatedAt` ≥ it), e.g. `2026-11-21T09:00:00Z`; a date alone

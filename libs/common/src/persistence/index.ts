@@ -8,3 +8,4 @@ export * from './named-statements.js';
 export * from './connection-roles.js';
 export * from './server-settings.js';
 export * from './bulk-writes.js';
+export * from './external-ref-conflict.js';

@@ -11,6 +11,8 @@ export interface RowShape {
   columns: string;
   /** Joins the select list reads from; each must match on the alias's `team_id`. */
   joins?: string;
+  /** The record's name in words, lowercase (`invoice line`), for messages such as a duplicate `externalRef`'s. */
+  record?: string;
 }
 
 /** Narrows a list: `where` is ANDed after `team_id = $1`, its parameters are `$2`…, in `params` order. */

@@ -1,5 +1,6 @@
 import { EntityManager, ObjectLiteral, Repository } from 'typeorm';
 import type { PageQuery } from '../pagination/page.query.js';
+import { externalRefConflict } from './external-ref-conflict.js';
 import { orderBy, type RowFilter, type RowShape } from './row-shape.js';
 import { RememberedByVersion, TEAM_VERSION_SQL } from './remembered-by-version.js';
 import { ambientManager, preparedQuery, runInTransaction, runTeamSql, teamScopedQuery } from './transactions.js';
@@ -20,8 +21,9 @@ const PAGE_KNOWN = '__pageKnown';
 const REMEMBERED_TOTALS = 4096;
 const REMEMBERED_PAGE_ROWS = 5000;
 
-/** What a list asks for: a page, and optionally an order (newest first by default) and a lower bound on `updatedAt`. */
-export type Paging = Pick<PageQuery, 'page' | 'pageSize'> & Partial<Pick<PageQuery, 'sort' | 'updatedSince'>>;
+/** A page, and optionally an order (newest first by default), a lower bound on `updatedAt`, an `external_ref`. */
+export type Paging = Pick<PageQuery, 'page' | 'pageSize'> &
+  Partial<Pick<PageQuery, 'sort' | 'updatedSince' | 'externalRef'>>;
 
 /** How a table's lists are paged (`TeamScopedTable.pageRows`). */
 export interface PagingOptions {
@@ -92,9 +94,9 @@ export abstract class TeamScopedTable<TRow extends { id: string }> {
 
   /**
    * One page of the team's rows in the requested order (newest first by default, ties by id), changed since
-   * `updatedSince` when given, and the exact total, in ONE statement: page and total come from one snapshot, so
-   * a concurrent write can never make them disagree. The page's rows are chosen first and only they are shaped
-   * (joins, aggregated links), so the select list costs per page, not per match.
+   * `updatedSince` when given, only the one whose `externalRef` is given, and the exact total, in ONE statement:
+   * page and total come from one snapshot, so a concurrent write can never make them disagree. The page's rows are
+   * chosen first and only they are shaped (joins, aggregated links), so the select list costs per page, not per match.
    *
    * The total and the page are read only when the team changed since this instance last read the same ones:
    * the statement reads the team's change version and evaluates the count (an InitPlan, run only when
@@ -109,6 +111,10 @@ export abstract class TeamScopedTable<TRow extends { id: string }> {
     const conditions = [`${a}.team_id = $1`];
     if (filter.where) conditions.push(filter.where);
     if (paging.updatedSince) conditions.push(`${a}.updated_at >= $${params.push(paging.updatedSince) + 1}`);
+    // Served by the unique index `(team_id, external_ref) WHERE external_ref IS NOT NULL`: `=` implies NOT NULL.
+    if (paging.externalRef !== undefined) {
+      conditions.push(`${a}.external_ref = $${params.push(paging.externalRef) + 1}`);
+    }
     const where = conditions.join(' AND ');
     const order = orderBy(a, paging.sort);
     const count = filter.total ?? `SELECT count(*) AS total FROM ${table} ${a} WHERE ${where}`;
@@ -190,6 +196,12 @@ export abstract class TeamScopedTable<TRow extends { id: string }> {
     await preparedQuery(manager, `SELECT pg_advisory_xact_lock(hashtext($2 || ':' || $1))`, [teamId, purpose]);
   }
 
+  /** A write's failure as the caller sees it (`externalRefConflict`), for a repository's own SQL writes. */
+  protected externalRefConflict(error: unknown, values: object): unknown {
+    const { externalRef } = values as { externalRef?: unknown };
+    return externalRefConflict(error, this.shape.table, this.shape.record, externalRef);
+  }
+
   /** Which of `ids` are the team's records. */
   async existingIds(teamId: string, ids: string[], manager?: EntityManager): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
@@ -256,20 +268,28 @@ export abstract class TeamScopedRepository<
     super(repository.manager, alias, shape, paging);
   }
 
-  /** Inserts one of the team's records (the entity maps domain names to columns). */
+  /** Inserts one of the team's records (the entity maps domain names to columns); a duplicate externalRef is a 409. */
   async insert(teamId: string, values: Omit<TEntity, 'teamId'>, manager?: EntityManager): Promise<void> {
-    await this.repo(manager).insert({ ...values, teamId } as unknown as TEntity);
+    try {
+      await this.repo(manager).insert({ ...values, teamId } as unknown as TEntity);
+    } catch (error) {
+      throw this.externalRefConflict(error, values);
+    }
   }
 
   /** Updates one of the team's rows; `updated_at` always moves forward, even within one millisecond. False when there is no such row. */
   async update(teamId: string, id: string, values: Partial<TEntity>, manager?: EntityManager): Promise<boolean> {
-    const result = await this.repo(manager)
-      .createQueryBuilder()
-      .update()
-      .set({ ...values, updatedAt: () => "greatest(clock_timestamp(), updated_at + interval '1 millisecond')" })
-      .where('team_id = :teamId AND id = :id', { teamId, id })
-      .execute();
-    return (result.affected ?? 0) > 0;
+    try {
+      const result = await this.repo(manager)
+        .createQueryBuilder()
+        .update()
+        .set({ ...values, updatedAt: () => "greatest(clock_timestamp(), updated_at + interval '1 millisecond')" })
+        .where('team_id = :teamId AND id = :id', { teamId, id })
+        .execute();
+      return (result.affected ?? 0) > 0;
+    } catch (error) {
+      throw this.externalRefConflict(error, values);
+    }
   }
 
   private repo(manager = ambientManager()): Repository<TEntity> {

@@ -7,3 +7,4 @@ export * from './present-fields.js';
 export * from './fields.js';
 export * from './json-shape.js';
 export * from './declared-query.guard.js';
+export * from './external-ref.js';

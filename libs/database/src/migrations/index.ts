@@ -6,6 +6,7 @@ import { Dashboard1764100000000 } from './1764100000000-dashboard.js';
 import { Events1764200000000 } from './1764200000000-events.js';
 import { Webhooks1764300000000 } from './1764300000000-webhooks.js';
 import { WebhookDeliveryUpdatedAt1764400000000 } from './1764400000000-webhook-delivery-updated-at.js';
+import { ExternalRefs1764500000000 } from './1764500000000-external-refs.js';
 import { WorkOrderNotes1764510000000 } from './1764510000000-work-order-notes.js';
 import { DashboardHardening1795633247294 } from './1795633247294-dashboard-hardening.js';
 
@@ -19,6 +20,7 @@ export const migrations = [
   Events1764200000000,
   Webhooks1764300000000,
   WebhookDeliveryUpdatedAt1764400000000,
+  ExternalRefs1764500000000,
   WorkOrderNotes1764510000000,
   DashboardHardening1795633247294,
 ];

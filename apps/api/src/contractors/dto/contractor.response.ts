@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { EXAMPLES } from '@app/common';
+import { EXAMPLES, ExternalRefProperty } from '@app/common';
 import { CONTRACTOR_STATUSES, toCertification, toInsurance, type ContractorStatus } from '../contractor.entity.js';
 import type { ContractorRow } from '../contractor.row.js';
 import { CONTRACTOR_EXAMPLE } from '../contractor.example.js';
@@ -29,6 +29,8 @@ export class ContractorResponse {
   id!: string;
   @ApiProperty({ format: 'uuid', readOnly: true, example: EXAMPLES.teamId })
   teamId!: string;
+  @ExternalRefProperty(contractor.externalRef)
+  externalRef!: string | null;
   @ApiProperty({ example: contractor.companyName })
   companyName!: string;
   @ApiProperty({ example: contractor.contactName })
@@ -65,6 +67,7 @@ export class ContractorResponse {
     return {
       id: row.id,
       teamId: row.teamId,
+      externalRef: row.externalRef,
       companyName: row.companyName,
       contactName: row.contactName,
       email: row.email,

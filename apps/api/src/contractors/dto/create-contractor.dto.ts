@@ -1,6 +1,15 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsNumber, IsPositive } from 'class-validator';
-import { ItemList, OneOf, OptionalDateTime, OptionalEmail, OptionalText, RequiredText, TextList } from '@app/common';
+import {
+  ItemList,
+  OneOf,
+  OptionalDateTime,
+  OptionalEmail,
+  OptionalText,
+  RequiredText,
+  TextList,
+  ExternalRef,
+} from '@app/common';
 import { CONTRACTOR_STATUSES, type ContractorStatus } from '../contractor.entity.js';
 import { CONTRACTOR_EXAMPLE } from '../contractor.example.js';
 
@@ -70,4 +79,7 @@ export class CreateContractorDto {
 
   @OptionalText(10_000, { example: contractor.notes })
   notes?: string | null;
+
+  @ExternalRef()
+  externalRef?: string | null;
 }

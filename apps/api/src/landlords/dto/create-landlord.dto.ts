@@ -1,4 +1,4 @@
-import { OneOf, OptionalEmail, OptionalText, RequiredText } from '@app/common';
+import { OneOf, OptionalEmail, OptionalText, RequiredText, ExternalRef } from '@app/common';
 import { LANDLORD_STATUSES, type LandlordStatus } from '../landlord.entity.js';
 import { LANDLORD_EXAMPLE } from '../landlord.example.js';
 
@@ -24,4 +24,7 @@ export class CreateLandlordDto {
 
   @OptionalText(10_000, { example: landlord.notes })
   notes?: string | null;
+
+  @ExternalRef()
+  externalRef?: string | null;
 }

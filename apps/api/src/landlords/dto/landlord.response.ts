@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { EXAMPLES } from '@app/common';
+import { EXAMPLES, ExternalRefProperty } from '@app/common';
 import { LANDLORD_STATUSES, type LandlordStatus } from '../landlord.entity.js';
 import type { LandlordRow } from '../landlord.row.js';
 import { LANDLORD_EXAMPLE } from '../landlord.example.js';
@@ -11,6 +11,8 @@ export class LandlordResponse {
   id!: string;
   @ApiProperty({ format: 'uuid', readOnly: true, example: EXAMPLES.teamId })
   teamId!: string;
+  @ExternalRefProperty(landlord.externalRef)
+  externalRef!: string | null;
   @ApiProperty({ example: landlord.name })
   name!: string;
   @ApiProperty({ type: String, format: 'email', nullable: true, example: landlord.email })
@@ -33,6 +35,7 @@ export class LandlordResponse {
     return {
       id: row.id,
       teamId: row.teamId,
+      externalRef: row.externalRef,
       name: row.name,
       email: row.email,
       phoneNumber: row.phoneNumber,

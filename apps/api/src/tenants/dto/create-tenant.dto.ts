@@ -1,4 +1,4 @@
-import { IdList, OptionalEmail, OptionalText, RequiredText } from '@app/common';
+import { IdList, OptionalEmail, OptionalText, RequiredText, ExternalRef } from '@app/common';
 import { TENANT_EXAMPLE } from '../tenant.example.js';
 
 const tenant = TENANT_EXAMPLE;
@@ -28,4 +28,7 @@ export class CreateTenantDto {
    */
   @IdList(100, { example: [] })
   unitIds?: string[];
+
+  @ExternalRef()
+  externalRef?: string | null;
 }

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { EXAMPLES } from '@app/common';
+import { EXAMPLES, ExternalRefProperty } from '@app/common';
 import { UnitSummaryResponse } from '../../tenancies/index.js';
 import type { TenantRow } from '../tenant.row.js';
 import { TENANCY_EXAMPLE_ID } from '../../tenancies/tenancy.example.js';
@@ -22,6 +22,8 @@ export class TenantResponse {
   id!: string;
   @ApiProperty({ format: 'uuid', readOnly: true, example: EXAMPLES.teamId })
   teamId!: string;
+  @ExternalRefProperty(tenant.externalRef)
+  externalRef!: string | null;
   @ApiProperty({ example: tenant.firstName })
   firstName!: string;
   @ApiProperty({ example: tenant.lastName })
@@ -44,6 +46,7 @@ export class TenantResponse {
     return {
       id: row.id,
       teamId: row.teamId,
+      externalRef: row.externalRef,
       firstName: row.firstName,
       lastName: row.lastName,
       email: row.email,

@@ -1,4 +1,4 @@
-import { OptionalText, RequiredText } from '@app/common';
+import { OptionalText, RequiredText, ExternalRef } from '@app/common';
 import { UNIT_EXAMPLE } from '../unit.example.js';
 
 const unit = UNIT_EXAMPLE;
@@ -27,4 +27,7 @@ export class CreateUnitDto {
   /** Neighbourhood or district. */
   @OptionalText(160, { example: unit.area })
   area?: string | null;
+
+  @ExternalRef()
+  externalRef?: string | null;
 }

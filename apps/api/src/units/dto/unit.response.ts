@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { EXAMPLES } from '@app/common';
+import { EXAMPLES, ExternalRefProperty } from '@app/common';
 import { TenantSummaryResponse } from '../../tenancies/index.js';
 import type { UnitRow } from '../unit.row.js';
 import { TENANCY_EXAMPLE_ID } from '../../tenancies/tenancy.example.js';
@@ -22,6 +22,8 @@ export class UnitResponse {
   id!: string;
   @ApiProperty({ format: 'uuid', readOnly: true, example: EXAMPLES.teamId })
   teamId!: string;
+  @ExternalRefProperty(unit.externalRef)
+  externalRef!: string | null;
   /** The non-empty address parts joined by ", " in the order addressLine1, addressLine2, area, city, county, postcode, country. */
   @ApiProperty({ example: unit.fullAddress, readOnly: true })
   fullAddress!: string;
@@ -51,6 +53,7 @@ export class UnitResponse {
     return {
       id: row.id,
       teamId: row.teamId,
+      externalRef: row.externalRef,
       fullAddress: row.fullAddress,
       addressLine1: row.addressLine1,
       addressLine2: row.addressLine2,

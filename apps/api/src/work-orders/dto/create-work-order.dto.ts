@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { OneOf, OptionalId, OptionalText, RequiredId, RequiredText } from '@app/common';
+import { OneOf, OptionalId, OptionalText, RequiredId, RequiredText, ExternalRef } from '@app/common';
 import { WORK_ORDER_PRIORITIES, type WorkOrderPriority } from '../work-order.entity.js';
 import { UNIT_EXAMPLE } from '../../units/unit.example.js';
 import { WORK_ORDER_EXAMPLE } from '../work-order.example.js';
@@ -56,4 +56,7 @@ export class CreateWorkOrderDto {
   })
   @IntegerToText()
   priority?: WorkOrderPriority;
+
+  @ExternalRef()
+  externalRef?: string | null;
 }

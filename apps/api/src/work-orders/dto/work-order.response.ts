@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { EXAMPLES } from '@app/common';
+import { EXAMPLES, ExternalRefProperty } from '@app/common';
 import { TenantSummaryResponse, UnitSummaryResponse } from '../../tenancies/index.js';
 import {
   WORK_ORDER_PRIORITIES,
@@ -30,6 +30,8 @@ export class WorkOrderResponse {
   id!: string;
   @ApiProperty({ format: 'uuid', readOnly: true, example: EXAMPLES.teamId })
   teamId!: string;
+  @ExternalRefProperty(workOrder.externalRef)
+  externalRef!: string | null;
   /**
    * `WO-<n>`, numbered from 1 per team in order of creation; a refused create uses no number, and a deleted work
    * order's number is never given to another.
@@ -71,6 +73,7 @@ export class WorkOrderResponse {
     return {
       id: row.id,
       teamId: row.teamId,
+      externalRef: row.externalRef,
       code: row.code,
       title: row.title,
       description: row.description,
