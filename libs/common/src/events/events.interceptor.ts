@@ -1,7 +1,7 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import { ModuleRef, Reflector } from '@nestjs/core';
 import { from, lastValueFrom, Observable } from 'rxjs';
-import type { AuthenticatedRequest } from '../auth/caller.js';
+import { actorOf, type AuthenticatedRequest } from '../auth/caller.js';
 import { Transactions } from '../persistence/transactions.js';
 import {
   CONDITIONAL_RESOURCE,
@@ -24,7 +24,8 @@ const ACTION_OF_METHOD: Record<string, EventAction | undefined> = {
  * with exactly one event for the record it wrote, inserted last, after the handler succeeded. A request that is
  * rejected (the handler throws), replayed (answered before the handler) or rolled back writes none: the event is
  * part of the same transaction — inside the safe-writes savepoint when the request has one. A PUT locks and
- * reads the record first, so `previousAttributes` compares the very version it replaced.
+ * reads the record first, so `previousAttributes` compares the very version it replaced. The event names the
+ * calling key as the change's actor, for the record's history (written by the same statement).
  */
 @Injectable()
 export class EventsInterceptor implements NestInterceptor {
@@ -61,7 +62,7 @@ export class EventsInterceptor implements NestInterceptor {
         const object = action === 'deleted' ? { id } : (value as { data?: object } | undefined)?.data;
         if (object) {
           const changes = action === 'updated' && before ? previousAttributes(before, object) : undefined;
-          await this.events.record(manager, caller.teamId, type, object, changes);
+          await this.events.record(manager, caller.teamId, type, object, changes, { actor: actorOf(caller) });
         }
         return value;
       }),

@@ -110,7 +110,7 @@ export abstract class TeamScopedTable<TRow extends { id: string }> {
     if (filter.where) conditions.push(filter.where);
     if (paging.updatedSince) conditions.push(`${a}.updated_at >= $${params.push(paging.updatedSince) + 1}`);
     const where = conditions.join(' AND ');
-    const order = orderBy(a, paging.sort);
+    const order = filter.order ?? orderBy(a, paging.sort);
     const count = filter.total ?? `SELECT count(*) AS total FROM ${table} ${a} WHERE ${where}`;
     const filterKey = ambientManager() || !this.remembers ? undefined : `${teamId} ${where} ${JSON.stringify(params)}`;
     const pageKey = filterKey && `${filterKey} ${order} ${paging.pageSize} ${paging.page}`;

@@ -6,6 +6,7 @@ import { Dashboard1764100000000 } from './1764100000000-dashboard.js';
 import { Events1764200000000 } from './1764200000000-events.js';
 import { Webhooks1764300000000 } from './1764300000000-webhooks.js';
 import { WebhookDeliveryUpdatedAt1764400000000 } from './1764400000000-webhook-delivery-updated-at.js';
+import { RecordHistory1764520000000 } from './1764520000000-record-history.js';
 import { DashboardHardening1795633247294 } from './1795633247294-dashboard-hardening.js';
 
 /** Every migration, in order. New migrations are appended here (ESM has no glob loading). */
@@ -18,5 +19,6 @@ export const migrations = [
   Events1764200000000,
   Webhooks1764300000000,
   WebhookDeliveryUpdatedAt1764400000000,
+  RecordHistory1764520000000,
   DashboardHardening1795633247294,
 ];
