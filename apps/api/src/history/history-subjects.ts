@@ -26,7 +26,10 @@ function exampleIdOf(controller: Type, idParam: string): string | undefined {
   for (const key of Object.getOwnPropertyNames(prototype)) {
     const method = prototype[key];
     if (typeof method !== 'function') continue;
-    const parameters = (Reflect.getMetadata(API_PARAMETERS, method) ?? []) as Array<{ name?: string; example?: unknown }>;
+    const parameters = (Reflect.getMetadata(API_PARAMETERS, method) ?? []) as Array<{
+      name?: string;
+      example?: unknown;
+    }>;
     const found = parameters.find((parameter) => parameter.name === idParam && typeof parameter.example === 'string');
     if (found) return found.example as string;
   }

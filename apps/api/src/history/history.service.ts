@@ -24,6 +24,10 @@ export class HistoryService {
       const source = this.moduleRef.get<ConditionalSource>(subject.resource.source, { strict: false });
       await source.get(teamId, id);
     }
-    return pageOf(rows.map(HistoryEntryResponse.from), total, paging);
+    return pageOf(
+      rows.map((row) => HistoryEntryResponse.from(row)),
+      total,
+      paging,
+    );
   }
 }

@@ -49,10 +49,15 @@ describe(historyWriteOf.name, () => {
     ['attachment.created', 'attachment_added'],
     ['attachment.deleted', 'attachment_deleted'],
   ] as const)('files %s of a part as %s on the parent, the part as its subject', (type, entry) => {
-    const write = historyWriteOf(type, { id: NOTE, text: 'Called the tenant' }, { text: 'x' }, {
-      actor: KEY,
-      parent: { record: 'work_order', id: ID },
-    });
+    const write = historyWriteOf(
+      type,
+      { id: NOTE, text: 'Called the tenant' },
+      { text: 'x' },
+      {
+        actor: KEY,
+        parent: { record: 'work_order', id: ID },
+      },
+    );
     expect(write).toEqual({
       kind: 'entry',
       record: 'work_order',
