@@ -8,9 +8,9 @@ const NOTE = '7e6d5c4b-3a29-4180-9f7e-6d5c4b3a2918';
 
 describe(historyWriteOf.name, () => {
   it('files a created event as `created` on the object, with its actor and no changes', () => {
-    expect(historyWriteOf('work_order.created', { id: ID, title: 'Tap' }, undefined, { actor: KEY })).toEqual({
+    expect(historyWriteOf('inspection.created', { id: ID, title: 'Tap' }, undefined, { actor: KEY })).toEqual({
       kind: 'entry',
-      record: 'work_order',
+      record: 'inspection',
       recordId: ID,
       type: 'created',
       actor: KEY,
@@ -21,46 +21,46 @@ describe(historyWriteOf.name, () => {
 
   it('files an updated event as `updated` with each changed field from the old value to the new', () => {
     const after = { id: ID, status: 'in_progress', priority: '1', updatedAt: '2026-11-21T09:00:00.000Z' };
-    const write = historyWriteOf('work_order.updated', after, { status: 'reported' }, { actor: KEY });
+    const write = historyWriteOf('inspection.updated', after, { status: 'reported' }, { actor: KEY });
     expect(write).toMatchObject({ type: 'updated', changes: { status: { from: 'reported', to: 'in_progress' } } });
   });
 
   it('writes `{}` for an update that changed nothing, and for one with no previous attributes at all', () => {
-    expect(historyWriteOf('unit.updated', { id: ID }, {}, { actor: KEY })).toMatchObject({ changes: {} });
-    expect(historyWriteOf('unit.updated', { id: ID }, undefined, { actor: KEY })).toMatchObject({ changes: {} });
+    expect(historyWriteOf('site.updated', { id: ID }, {}, { actor: KEY })).toMatchObject({ changes: {} });
+    expect(historyWriteOf('site.updated', { id: ID }, undefined, { actor: KEY })).toMatchObject({ changes: {} });
   });
 
   it('names the service itself when no actor is given', () => {
-    expect(historyWriteOf('unit.created', { id: ID }, undefined)).toMatchObject({ actor: { type: 'system' } });
+    expect(historyWriteOf('site.created', { id: ID }, undefined)).toMatchObject({ actor: { type: 'system' } });
   });
 
   it('forgets the history of a deleted record', () => {
-    expect(historyWriteOf('landlord.deleted', { id: ID }, undefined, { actor: KEY })).toEqual({
+    expect(historyWriteOf('owner.deleted', { id: ID }, undefined, { actor: KEY })).toEqual({
       kind: 'forget',
-      record: 'landlord',
+      record: 'owner',
       recordId: ID,
     });
   });
 
   it.each([
-    ['work_order_note.created', 'note_added'],
-    ['work_order_note.updated', 'note_updated'],
-    ['work_order_note.deleted', 'note_deleted'],
-    ['attachment.created', 'attachment_added'],
-    ['attachment.deleted', 'attachment_deleted'],
+    ['inspection_note.created', 'note_added'],
+    ['inspection_note.updated', 'note_updated'],
+    ['inspection_note.deleted', 'note_deleted'],
+    ['photo.created', 'photo_added'],
+    ['photo.deleted', 'photo_deleted'],
   ] as const)('files %s of a part as %s on the parent, the part as its subject', (type, entry) => {
     const write = historyWriteOf(
       type,
-      { id: NOTE, text: 'Called the tenant' },
+      { id: NOTE, text: 'Called the caller back' },
       { text: 'x' },
       {
         actor: KEY,
-        parent: { record: 'work_order', id: ID },
+        parent: { record: 'inspection', id: ID },
       },
     );
     expect(write).toEqual({
       kind: 'entry',
-      record: 'work_order',
+      record: 'inspection',
       recordId: ID,
       type: entry,
       actor: KEY,
@@ -70,7 +70,7 @@ describe(historyWriteOf.name, () => {
   });
 
   it('writes nothing for an object without an id', () => {
-    expect(historyWriteOf('unit.created', { name: 'x' }, undefined)).toBeUndefined();
+    expect(historyWriteOf('site.created', { name: 'x' }, undefined)).toBeUndefined();
   });
 });
 

@@ -3,12 +3,12 @@ import type { EventType } from './event-types.js';
 
 /**
  * What an event says beyond its body, for the record's history (CONTRACT "History of every record"): who made the
- * change, and, for an event about a part of a record (a work order's note or attachment), the record whose
+ * change, and, for an event about a part of a record (an inspection's note or photo), the record whose
  * history the change belongs to.
  */
 export interface EventContext {
   actor?: Actor;
-  /** The record whose history takes the entry, when it is not the event's object (a note's work order). */
+  /** The record whose history takes the entry, when it is not the event's object (a note's inspection). */
   parent?: { record: string; id: string };
 }
 
@@ -18,7 +18,7 @@ export interface FieldChange {
   to: unknown;
 }
 
-/** A history entry to write beside the event, on `record` (`work_order`) `recordId`. */
+/** A history entry to write beside the event, on `record` (`inspection`) `recordId`. */
 export interface HistoryEntryWrite {
   kind: 'entry';
   record: string;
@@ -51,7 +51,7 @@ const PART_ACTIONS = { created: 'added', updated: 'updated', deleted: 'deleted' 
  * - `<record>.updated` → `updated` with each changed top-level field → `{from, to}` (the fields of
  *   `previousAttributes`, which never holds `updatedAt`; `{}` when nothing changed);
  * - `<record>.deleted` → the record's history is deleted;
- * - with `context.parent`, the event is about a part of the parent (`work_order_note` of `work_order`): the entry
+ * - with `context.parent`, the event is about a part of the parent (`inspection_note` of `inspection`): the entry
  *   goes on the parent as `<part>_added|_updated|_deleted`, the part named by the event's record without the
  *   parent's prefix (`note`), `subjectId` its id, `changes` null.
  * Undefined when the object has no id (nothing to file the entry under).
