@@ -109,9 +109,11 @@ async function undoCreates(client: pg.Client, teamId: string, seededNumber: numb
     seededNumber,
   ]);
   await client.query('UPDATE teams SET last_work_order_number = $2 WHERE id = $1', [teamId, seededNumber]);
-  // The events (and webhook deliveries) the run's writes recorded go too, so runs stay comparable.
+  // The events (and webhook deliveries) the run's writes recorded go too, so runs stay comparable, and so do the
+  // history entries they wrote (numbered by the events: the numbers start again below). The seed writes none.
   await client.query('DELETE FROM webhook_endpoints WHERE team_id = $1', [teamId]);
   await client.query('DELETE FROM events WHERE team_id = $1', [teamId]);
+  await client.query('DELETE FROM record_history WHERE team_id = $1', [teamId]);
   await client.query('DELETE FROM event_sequences WHERE team_id = $1', [teamId]);
   // The team gets its change version back, as any team that has written through the API has one (the seeded rows
   // stand for its history). A new row, so the version differs from any a server remembered a total for.
@@ -138,7 +140,7 @@ async function restore(url: string, teamId: string, snapshot: Snapshot): Promise
     );
     await client.query('COMMIT');
     // The created rows are gone but their dead tuples stay until vacuumed; the next run should not see them.
-    if (removed > 0) await client.query('VACUUM ANALYZE work_orders');
+    if (removed > 0) await client.query('VACUUM ANALYZE work_orders, record_history');
   } finally {
     await client.end();
   }

@@ -4,6 +4,8 @@ export interface ScenarioResult {
   scenario: string;
   service: LoadResult;
   floor: LoadResult;
+  /** The service at the `--baseline` commit, when the run has one. */
+  baseline?: LoadResult;
 }
 
 const ms = (value: number): string => (Number.isFinite(value) ? value.toFixed(1) : '–');
@@ -33,15 +35,20 @@ export function renderTable(results: ScenarioResult[]): string {
     'peak RSS MiB',
     'non-2xx / errors',
     'service ÷ floor',
+    ...(results.some((result) => result.baseline) ? ['service ÷ baseline'] : []),
   ];
   const rows: string[][] = [];
-  for (const { scenario, service, floor } of results) {
-    const flagged = hasErrors(service) || hasErrors(floor) ? ' ⚠' : '';
-    const ratio = floor.requestsPerSecond > 0 ? (service.requestsPerSecond / floor.requestsPerSecond).toFixed(2) : '–';
-    for (const [name, result] of [
+  const withBaseline = header.length > 10;
+  const ratioOf = (a: LoadResult, b: LoadResult | undefined): string =>
+    b && b.requestsPerSecond > 0 ? (a.requestsPerSecond / b.requestsPerSecond).toFixed(2) : '–';
+  for (const { scenario, service, floor, baseline } of results) {
+    const flagged = [service, floor, ...(baseline ? [baseline] : [])].some(hasErrors) ? ' ⚠' : '';
+    const servers: Array<readonly [string, LoadResult]> = [
       ['service', service],
+      ...(baseline ? [['baseline', baseline] as const] : []),
       ['floor', floor],
-    ] as const) {
+    ];
+    for (const [name, result] of servers) {
       rows.push([
         name === 'service' ? `${scenario}${flagged}` : '',
         name,
@@ -52,7 +59,8 @@ export function renderTable(results: ScenarioResult[]): string {
         result.cpuMsPerRequest === undefined ? '–' : result.cpuMsPerRequest.toFixed(2),
         mib(result.peakRssMiB),
         problems(result),
-        name === 'service' ? ratio : '',
+        name === 'service' ? ratioOf(service, floor) : '',
+        ...(withBaseline ? [name === 'service' ? ratioOf(service, baseline) : ''] : []),
       ]);
     }
   }

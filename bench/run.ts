@@ -5,6 +5,7 @@ import { cpus } from 'node:os';
 import { resolve } from 'node:path';
 import { type Fixtures, isSeeded, prepare } from './fixtures.js';
 import { numberArg, parseArgs } from './lib/args.js';
+import { prepareBaseline } from './lib/baseline.js';
 import { migrate, openBenchDatabase, recreateOwnedDatabase, ROOT } from './lib/database.js';
 import { drive, type LoadResult } from './lib/load.js';
 import { readManifest, type SeedManifest, writeManifest } from './lib/manifest.js';
@@ -27,6 +28,7 @@ const args = parseArgs(process.argv.slice(2), {
   connections: 'value',
   only: 'value',
   explain: 'flag',
+  baseline: 'value',
 });
 const smoke = args.has('smoke');
 const scale = numberArg(args, 'scale', smoke ? 0.01 : 1, (n) => n > 0 && n <= 10);
@@ -35,6 +37,8 @@ const duration = numberArg(args, 'duration', smoke ? 1 : 10, (n) => n > 0 && n <
 const warmup = numberArg(args, 'warmup', smoke ? 0.5 : 3, (n) => n >= 0 && n <= 60);
 const connections = numberArg(args, 'connections', 10, (n) => Number.isInteger(n) && n >= 1 && n <= 200);
 const only = args.get('only')?.toLowerCase();
+/** A git ref whose build runs beside this checkout's service in every scenario (A/B in the same run). */
+const baselineRef = args.get('baseline');
 const scenarios = SCENARIOS.filter((scenario) => !only || scenario.name.toLowerCase().includes(only));
 if (scenarios.length === 0) throw new Error(`no scenario matches --only ${only}`);
 
@@ -76,12 +80,14 @@ async function loadTest(
   floor: ServerUnderTest,
   fixtures: Fixtures,
   manifest: SeedManifest,
+  baseline?: ServerUnderTest,
 ): Promise<boolean> {
   const results: ScenarioResult[] = [];
   for (const [index, scenario] of scenarios.entries()) {
     log(scenario.name);
-    // Alternate who goes first, so neither always runs on a warmer database.
-    const order = index % 2 === 0 ? [service, floor] : [floor, service];
+    // Rotate who goes first, so none always runs on a warmer database.
+    const all = baseline ? [service, baseline, floor] : [service, floor];
+    const order = [...all.slice(index % all.length), ...all.slice(0, index % all.length)];
     const measured = new Map<string, LoadResult>();
     const undo = await scenario.setup?.(database.url, fixtures);
     try {
@@ -93,9 +99,10 @@ async function loadTest(
       scenario: scenario.name,
       service: measured.get('service') as LoadResult,
       floor: measured.get('floor') as LoadResult,
+      baseline: measured.get('baseline'),
     });
   }
-  const peaks = [service, floor]
+  const peaks = [service, ...(baseline ? [baseline] : []), floor]
     .map((server) => `${server.name} ${memoryMiB(server.process.pid ?? 0, 'VmHWM')?.toFixed(0) ?? '?'} MiB`)
     .join(', ');
   const { workOrders, tenants } = manifest.bigTeam.counts;
@@ -105,6 +112,7 @@ async function loadTest(
     '',
     `Scale ${scale} (big team: ${workOrders.toLocaleString('en-GB')} work orders, ${tenants.toLocaleString('en-GB')} tenants), ` +
       `${connections} connections, ${warmup}s warm-up + ${duration}s per run; Node ${process.version}, ${cpus().length} CPUs; ` +
+      (baselineRef ? `baseline: the service at ${baselineRef}; ` : '') +
       `process peak RSS (VmHWM): ${peaks}.`,
     '',
   ].join('\n');
@@ -115,7 +123,12 @@ async function loadTest(
     resolve(ROOT, '.data', `${name}.json`),
     JSON.stringify({ scale, seed, connections, warmup, duration, results }, null, 2),
   );
-  const erroneous = results.filter((result) => hasErrors(result.service) || hasErrors(result.floor));
+  const erroneous = results.filter(
+    (result) =>
+      hasErrors(result.service) ||
+      hasErrors(result.floor) ||
+      (result.baseline !== undefined && hasErrors(result.baseline)),
+  );
   if (erroneous.length > 0) log(`scenarios with errors: ${erroneous.map((result) => result.scenario).join('; ')}`);
   return erroneous.length > 0;
 }
@@ -168,9 +181,12 @@ try {
     await enableAutoExplain(database.url);
     explaining = true;
   }
-  log('starting the service and the floor');
+  const baselineRoot = baselineRef ? prepareBaseline(baselineRef, log) : undefined;
+  log(`starting the service${baselineRoot ? ', the baseline' : ''} and the floor`);
   const service = await startServer('service', database.url);
   servers.push(service);
+  const baseline = baselineRoot ? await startServer('baseline', database.url, baselineRoot) : undefined;
+  if (baseline) servers.push(baseline);
   const floor = await startServer('floor', database.url);
   servers.push(floor);
 
@@ -190,7 +206,7 @@ try {
     writeFileSync(resolve(ROOT, '.data', 'bench-explain.md'), plans);
     failed = mismatches.length > 0;
   } else {
-    failed = (await loadTest(service, floor, fixtures, manifest)) || mismatches.length > 0;
+    failed = (await loadTest(service, floor, fixtures, manifest, baseline)) || mismatches.length > 0;
   }
 } catch (error) {
   failed = true;

@@ -144,6 +144,7 @@ describe('OpenAPI document', () => {
       'DELETE /v1/contractors/{contractorId}',
       'GET /v1/contractors',
       'GET /v1/contractors/{contractorId}',
+      'GET /v1/contractors/{contractorId}/history',
       'POST /v1/contractors',
       'PUT /v1/contractors/{contractorId}',
     ]);

@@ -56,6 +56,9 @@ interface Route {
   tagged?: boolean;
 }
 
+/** The history entry's actor, as the service writes it (the floor reads no key name: null). */
+const actorOf = (caller: Caller): string => JSON.stringify({ type: 'api_key', id: caller.apiKeyId, name: null });
+
 const ID = '([^/]+)';
 const routes: Route[] = [
   {
@@ -69,8 +72,17 @@ const routes: Route[] = [
     tagged: true,
     handler: async (r) => {
       const input = createWorkOrderBody(r.body);
-      if (r.idempotencyKey === undefined) return [201, await createWorkOrder(pool, r.caller.teamId, input)];
-      const stored = await createWorkOrderOnce(pool, r.caller.teamId, r.idempotencyKey, r.path, r.body, input);
+      if (r.idempotencyKey === undefined)
+        return [201, await createWorkOrder(pool, r.caller.teamId, input, actorOf(r.caller))];
+      const stored = await createWorkOrderOnce(
+        pool,
+        r.caller.teamId,
+        r.idempotencyKey,
+        r.path,
+        r.body,
+        input,
+        actorOf(r.caller),
+      );
       return { status: stored.status, text: stored.body, replayed: stored.replayed };
     },
   },
@@ -89,7 +101,7 @@ const routes: Route[] = [
     tagged: true,
     handler: async (r) => {
       const id = pathId('workOrderId', r.id ?? '');
-      return [200, await updateWorkOrder(pool, r.caller.teamId, id, updateWorkOrderBody(r.body))];
+      return [200, await updateWorkOrder(pool, r.caller.teamId, id, updateWorkOrderBody(r.body), actorOf(r.caller))];
     },
   },
   {

@@ -136,18 +136,30 @@ async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => 
 
 /**
  * The event the service's outbox writes in the write's transaction, in one statement as the service does: the
- * team's sequence, the event row with its body, and a delivery for each enabled webhook endpoint that takes it.
+ * team's sequence, the event row with its body, a delivery for each enabled webhook endpoint that takes it, and
+ * the work order's history entry (`actor` as JSON; the floor's key lookup reads no key name, so it is null).
  */
 async function recordEvent(
   client: pg.PoolClient,
   teamId: string,
+  actor: string,
   type: string,
-  object: object,
+  object: object & { id?: unknown },
   previousAttributes?: Record<string, unknown>,
 ): Promise<void> {
   const createdAt = new Date();
   const data = previousAttributes ? { object, previousAttributes } : { object };
   const rest = JSON.stringify({ type, createdAt: createdAt.toISOString(), data }).slice(1);
+  const changes = previousAttributes
+    ? JSON.stringify(
+        Object.fromEntries(
+          Object.entries(previousAttributes).map(([field, from]) => [
+            field,
+            { from: from ?? null, to: (object as Record<string, unknown>)[field] ?? null },
+          ]),
+        ),
+      )
+    : null;
   await named(
     client,
     `WITH next AS (
@@ -163,9 +175,22 @@ async function recordEvent(
        INSERT INTO webhook_deliveries (team_id, endpoint_id, event_id, type, body, next_attempt_at, created_at)
        SELECT $1, w.id, event.id, event.type, event.body, $4, $4
          FROM event JOIN webhook_endpoints w
-           ON w.team_id = $1 AND w.enabled AND (w.types IS NULL OR event.type = ANY (w.types)))
+           ON w.team_id = $1 AND w.enabled AND (w.types IS NULL OR event.type = ANY (w.types))),
+     history AS (
+       INSERT INTO record_history (team_id, record, record_id, seq, id, type, at, actor, changes, subject_id)
+       SELECT $1, 'work_order', $6::uuid, last_seq, id, $7, $4, $8::jsonb, $9::jsonb, NULL FROM named)
      SELECT id FROM event`,
-    [teamId, randomBytes(8).toString('hex'), type, createdAt, rest],
+    [
+      teamId,
+      randomBytes(8).toString('hex'),
+      type,
+      createdAt,
+      rest,
+      object.id,
+      type.slice(type.lastIndexOf('.') + 1),
+      actor,
+      changes,
+    ],
   );
 }
 
@@ -222,10 +247,11 @@ export async function createWorkOrder(
   pool: pg.Pool,
   teamId: string,
   input: WorkOrderInput & { title: string; unitId: string },
+  actor: string,
 ): Promise<{ data: Record<string, unknown> }> {
   return inTransaction(pool, async (client) => {
     const data = await insertWorkOrder(client, teamId, input);
-    await recordEvent(client, teamId, 'work_order.created', data);
+    await recordEvent(client, teamId, actor, 'work_order.created', data);
     return { data };
   });
 }
@@ -259,6 +285,7 @@ export async function createWorkOrderOnce(
   path: string,
   body: Record<string, unknown>,
   input: WorkOrderInput & { title: string; unitId: string },
+  actor: string,
 ): Promise<StoredAnswer> {
   const fingerprint = createHash('sha256').update(canonicalJson(body)).digest('hex');
   return inTransaction(pool, async (client) => {
@@ -287,7 +314,7 @@ export async function createWorkOrderOnce(
       return { status: previous.status, body: previous.body, replayed: true };
     }
     const data = await insertWorkOrder(client, teamId, input);
-    await recordEvent(client, teamId, 'work_order.created', data);
+    await recordEvent(client, teamId, actor, 'work_order.created', data);
     const text = JSON.stringify({ data });
     await named(
       client,
@@ -327,6 +354,7 @@ export async function updateWorkOrder(
   teamId: string,
   id: string,
   input: WorkOrderInput,
+  actor: string,
 ): Promise<unknown> {
   const updated = await inTransaction(pool, async (client) => {
     const { rows } = await named<WorkOrderRow & { contractor_id: string | null }>(
@@ -371,7 +399,7 @@ export async function updateWorkOrder(
       params,
     );
     const data = toResponse(after.rows[0]);
-    await recordEvent(client, teamId, 'work_order.updated', data, changedFrom(before, data));
+    await recordEvent(client, teamId, actor, 'work_order.updated', data, changedFrom(before, data));
     return data;
   });
   return { data: updated };

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { ROOT } from './database.js';
 
 export interface ServerUnderTest {
-  name: 'service' | 'floor';
+  /** `baseline`: the service built at another commit (`--baseline`), for an A/B in the same run. */
+  name: 'service' | 'floor' | 'baseline';
   baseUrl: string;
   process: ChildProcess;
   /** The last lines the process wrote, for the report when it fails. */
@@ -34,10 +35,16 @@ const START_SCRIPT = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'
   .scripts.start;
 const COMMAND = {
   service: START_SCRIPT.replace(/^node\s+/, '').split(/\s+/),
+  baseline: START_SCRIPT.replace(/^node\s+/, '').split(/\s+/),
   floor: ['dist/bench/floor/server.js'],
 } as const;
 
-export async function startServer(name: ServerUnderTest['name'], databaseUrl: string): Promise<ServerUnderTest> {
+/** Starts a server; `root` is where it runs from (the baseline's exported build; this checkout otherwise). */
+export async function startServer(
+  name: ServerUnderTest['name'],
+  databaseUrl: string,
+  root: string = ROOT,
+): Promise<ServerUnderTest> {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -55,7 +62,7 @@ export async function startServer(name: ServerUnderTest['name'], databaseUrl: st
   };
   // The in-memory limiter, as the floor has: a Redis round trip would measure Redis, not the service.
   delete env.REDIS_URL;
-  const child = spawn(process.execPath, [...COMMAND[name]], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...COMMAND[name]], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const server: ServerUnderTest = { name, baseUrl: `http://127.0.0.1:${port}`, process: child, output: [] };
   const keep = (chunk: Buffer): void => {
     server.output.push(...chunk.toString('utf8').split('\n').filter(Boolean));

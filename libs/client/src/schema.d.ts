@@ -392,6 +392,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/contractors/{contractorId}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a contractor's history
+         * @description Every change the contractor went through since it was created, newest first (in the reverse of the order the changes committed), kept as long as it lives: `created`, then `updated` with each changed field `{from, to}`, each naming its `actor`. See docs/history.md.
+         */
+        get: operations["ContractorsHistoryController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/units/{unitId}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a unit's history
+         * @description Every change the unit went through since it was created, newest first (in the reverse of the order the changes committed), kept as long as it lives: `created`, then `updated` with each changed field `{from, to}`, each naming its `actor`. See docs/history.md.
+         */
+        get: operations["UnitsHistoryController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{tenantId}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a tenant's history
+         * @description Every change the tenant went through since it was created, newest first (in the reverse of the order the changes committed), kept as long as it lives: `created`, then `updated` with each changed field `{from, to}`, each naming its `actor`. See docs/history.md.
+         */
+        get: operations["TenantsHistoryController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/work-orders/{workOrderId}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a work order's history
+         * @description Every change the work order went through since it was created, newest first (in the reverse of the order the changes committed), kept as long as it lives: `created`, then `updated` with each changed field `{from, to}`, each naming its `actor`. See docs/history.md.
+         */
+        get: operations["WorkOrdersHistoryController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/landlords/{landlordId}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a landlord's history
+         * @description Every change the landlord went through since it was created, newest first (in the reverse of the order the changes committed), kept as long as it lives: `created`, then `updated` with each changed field `{from, to}`, each naming its `actor`. See docs/history.md.
+         */
+        get: operations["LandlordsHistoryController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/events": {
         parameters: {
             query?: never;
@@ -1082,6 +1182,72 @@ export interface components {
              * @example 2026-11-23T16:40:27.088Z
              */
             readonly updatedAt: string;
+        };
+        /**
+         * @description `api_key`: a request with that key; `import`: a row of that import; `system`: the service itself.
+         * @enum {string}
+         */
+        ActorType: "api_key" | "import" | "system";
+        HistoryActor: {
+            /**
+             * @description `api_key`: a request with that key; `import`: a row of that import; `system`: the service itself.
+             * @example api_key
+             */
+            type: components["schemas"]["ActorType"];
+            /**
+             * Format: uuid
+             * @description The key's id (`api_key`) or the import's (`import`); absent for `system`.
+             * @example 0b6f1f7e-3c5d-4a8e-9f21-7d4c2b1a0e93
+             */
+            id?: string;
+            /**
+             * @description `api_key` only: the key's name as its team gave it (null: unnamed).
+             * @example Maintenance desk
+             */
+            name?: string | null;
+        };
+        HistoryEntryResponse: {
+            /**
+             * @description The id of the event that announced the change (the feed keeps events 30 days; the history keeps this entry).
+             * @example evt_000000000000002a9f86d081884c7d65
+             */
+            readonly id: string;
+            /**
+             * @description `created`, `updated`; on a work order also `note_added`, `note_updated`, `note_deleted`, `attachment_added`,
+             *     `attachment_deleted`.
+             * @example updated
+             */
+            readonly type: string;
+            /**
+             * Format: date-time
+             * @description When the change was made (UTC, milliseconds).
+             */
+            readonly at: string;
+            readonly actor: components["schemas"]["HistoryActor"];
+            /**
+             * @description On `updated`: each changed top-level field → `{from, to}` (never `updatedAt`; `{}` when the PUT changed no
+             *     value); otherwise null.
+             * @example {
+             *       "status": {
+             *         "from": "reported",
+             *         "to": "in_progress"
+             *       }
+             *     }
+             */
+            readonly changes: {
+                [key: string]: {
+                    /** @description The value before (any JSON value, null included) */
+                    from: unknown;
+                    /** @description The value after (any JSON value, null included) */
+                    to: unknown;
+                };
+            } | null;
+            /**
+             * Format: uuid
+             * @description The note's or attachment's id on a `note_*` or `attachment_*` entry; otherwise null.
+             * @example null
+             */
+            readonly subjectId: string | null;
         };
         /** @enum {string} */
         EventType: "contractor.created" | "contractor.updated" | "contractor.deleted" | "unit.created" | "unit.updated" | "unit.deleted" | "tenant.created" | "tenant.updated" | "tenant.deleted" | "work_order.created" | "work_order.updated" | "work_order.deleted" | "work_order_note.created" | "work_order_note.updated" | "work_order_note.deleted" | "landlord.created" | "landlord.updated" | "landlord.deleted";
@@ -9401,6 +9567,926 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "This Idempotency-Key was used with a different request (method, path or body); use a new key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix second at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds (at least 1) until the request would be accepted */
+                    "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error; never a stack trace */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying (2) */
+                    "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request took too long and was cancelled"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ContractorsHistoryController_list: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Records per page. */
+                pageSize?: number;
+            };
+            header?: never;
+            path: {
+                contractorId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of records, newest first */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["HistoryEntryResponse"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "contractorId must be a UUID"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
+            401: {
+                headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Invalid or revoked API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such record for this team (a record of another team is answered the same way) */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Contractor not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix second at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds (at least 1) until the request would be accepted */
+                    "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error; never a stack trace */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying (2) */
+                    "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request took too long and was cancelled"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    UnitsHistoryController_list: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Records per page. */
+                pageSize?: number;
+            };
+            header?: never;
+            path: {
+                unitId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of records, newest first */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["HistoryEntryResponse"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unitId must be a UUID"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
+            401: {
+                headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Invalid or revoked API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such record for this team (a record of another team is answered the same way) */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Unit not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix second at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds (at least 1) until the request would be accepted */
+                    "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error; never a stack trace */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying (2) */
+                    "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request took too long and was cancelled"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    TenantsHistoryController_list: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Records per page. */
+                pageSize?: number;
+            };
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of records, newest first */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["HistoryEntryResponse"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "tenantId must be a UUID"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
+            401: {
+                headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Invalid or revoked API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such record for this team (a record of another team is answered the same way) */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Tenant not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix second at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds (at least 1) until the request would be accepted */
+                    "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error; never a stack trace */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying (2) */
+                    "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request took too long and was cancelled"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    WorkOrdersHistoryController_list: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Records per page. */
+                pageSize?: number;
+            };
+            header?: never;
+            path: {
+                workOrderId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of records, newest first */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["HistoryEntryResponse"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "workOrderId must be a UUID"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
+            401: {
+                headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Invalid or revoked API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such record for this team (a record of another team is answered the same way) */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Work order not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix second at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds (at least 1) until the request would be accepted */
+                    "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error; never a stack trace */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying (2) */
+                    "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request took too long and was cancelled"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    LandlordsHistoryController_list: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Records per page. */
+                pageSize?: number;
+            };
+            header?: never;
+            path: {
+                landlordId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of records, newest first */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["HistoryEntryResponse"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "landlordId must be a UUID"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
+            401: {
+                headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Invalid or revoked API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such record for this team (a record of another team is answered the same way) */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Landlord not found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];

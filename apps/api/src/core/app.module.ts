@@ -19,6 +19,7 @@ import { EventsModule } from '../events/index.js';
 import { WebhooksModule } from '../webhooks/index.js';
 import { DiscoveryModule } from '../discovery/index.js';
 import { HealthModule } from '../health/index.js';
+import { HistoryModule } from '../history/index.js';
 import { RESOURCES } from '../resources.js';
 import { MetricsModule } from '../metrics/index.js';
 
@@ -69,6 +70,8 @@ export class AppModule {
         DashboardModule,
         ...(config.METRICS_ENABLED ? [MetricsModule] : []),
         ...RESOURCES.map((resource) => resource.module),
+        // Each resource's GET …/{id}/history, derived from the same list.
+        HistoryModule.forResources(RESOURCES.map((resource) => resource.module)),
         EventsModule,
         WebhooksModule,
       ],

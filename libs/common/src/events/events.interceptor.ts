@@ -1,7 +1,7 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import { ModuleRef, Reflector } from '@nestjs/core';
 import { from, lastValueFrom, Observable } from 'rxjs';
-import type { AuthenticatedRequest } from '../auth/caller.js';
+import { actorOf, type AuthenticatedRequest } from '../auth/caller.js';
 import { Transactions } from '../persistence/transactions.js';
 import {
   CONDITIONAL_RESOURCE,
@@ -12,7 +12,8 @@ import {
 } from '../safe-writes/conditional-resource.js';
 import { isUuid } from '../validation/id-param.js';
 import { eventRecordOf, previousAttributes, type EventAction, type EventType } from './event-types.js';
-import { EventsStore, type EventContext } from './events.store.js';
+import type { EventContext } from './history-entry.js';
+import { EventsStore } from './events.store.js';
 
 const ACTION_OF_METHOD: Record<string, EventAction | undefined> = {
   POST: 'created',
@@ -25,7 +26,8 @@ const ACTION_OF_METHOD: Record<string, EventAction | undefined> = {
  * with exactly one event for the record it wrote, inserted last, after the handler succeeded. A request that is
  * rejected (the handler throws), replayed (answered before the handler) or rolled back writes none: the event is
  * part of the same transaction — inside the safe-writes savepoint when the request has one. A PUT locks and
- * reads the record first, so `previousAttributes` compares the very version it replaced.
+ * reads the record first, so `previousAttributes` compares the very version it replaced. The event names the
+ * calling key as the change's actor, for the record's history (written by the same statement).
  */
 @Injectable()
 export class EventsInterceptor implements NestInterceptor {
@@ -52,8 +54,8 @@ export class EventsInterceptor implements NestInterceptor {
     const type: EventType = `${eventRecordOf(resource)}.${action}`;
     // A nested record's change belongs to its parent's history too (an invoice line's to its invoice's).
     const parentId = parentIdOf(resource, request.params);
-    const about: EventContext =
-      resource.parent && parentId ? { parent: { record: eventRecordOf(resource.parent), id: parentId } } : {};
+    const about: EventContext = { actor: actorOf(caller) };
+    if (resource.parent && parentId) about.parent = { record: eventRecordOf(resource.parent), id: parentId };
 
     return from(
       this.transactions.run(async (manager): Promise<unknown> => {

@@ -2,11 +2,33 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
-import type { Actor } from '../auth/caller.js';
 import { Clock } from '../clock/clock.js';
 import { DomainError } from '../errors/domain-errors.js';
 import { ambientManager, teamScopedQuery } from '../persistence/transactions.js';
 import { EVENT_RETENTION_MS, type EventBody, type EventType } from './event-types.js';
+import { historyWriteOf, type EventContext, type HistoryWrite } from './history-entry.js';
+
+/**
+ * The history part of `record`'s statement (CONTRACT "History of every record"): an entry numbered by the event's
+ * `seq`, so a record's entries sort in commit order, with the event's id; or, for a deleted record, its history
+ * deleted. Parameters from `$6`: record, record id, then the entry's type, actor, changes and subject.
+ */
+const HISTORY_SQL: Record<HistoryWrite['kind'] | 'none', string> = {
+  entry: `,
+       history AS (
+         INSERT INTO record_history (team_id, record, record_id, seq, id, type, at, actor, changes, subject_id)
+         SELECT $1, $6, $7::uuid, last_seq, id, $8, $4, $9::jsonb, $10::jsonb, $11::uuid FROM named)`,
+  forget: `,
+       history AS (DELETE FROM record_history WHERE team_id = $1 AND record = $6 AND record_id = $7::uuid)`,
+  none: '',
+};
+
+function historyParams(history: HistoryWrite | undefined): unknown[] {
+  if (!history) return [];
+  if (history.kind === 'forget') return [history.record, history.recordId];
+  const { record, recordId, type, actor, changes, subjectId } = history;
+  return [record, recordId, type, JSON.stringify(actor), changes && JSON.stringify(changes), subjectId];
+}
 
 /** `evt_` + the team's sequence number (16 hex digits) + 16 random hex digits. */
 const EVENT_ID = /^evt_([0-9a-f]{16})[0-9a-f]{16}$/;
@@ -22,17 +44,6 @@ export class MalformedCursorError extends DomainError {
   constructor() {
     super('invalid_reference', 'after must be the id of an event of this feed (evt_ and 32 hex digits)');
   }
-}
-
-/**
- * What an event says beyond its body, for the record's history (CONTRACT "History of every record"): who made the
- * change, and, for an event about a part of a record (a work order's note or attachment), the record whose
- * history the change belongs to.
- */
-export interface EventContext {
-  actor?: Actor;
-  /** The record whose history takes the entry, when it is not the event's object (a note's work order). */
-  parent?: { record: string; id: string };
 }
 
 export interface EventPage {
@@ -58,15 +69,16 @@ export class EventsStore {
     type: EventType,
     object: object,
     previousAttributes?: Record<string, unknown>,
-    // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the record's history is written from it (issue 23)
     context: EventContext = {},
   ): Promise<string> {
     const createdAt = new Date(this.clock.now());
     const data = previousAttributes ? { object, previousAttributes } : { object };
     // The body after its id, which depends on the sequence number: one statement, one round trip.
     const rest = JSON.stringify({ type, createdAt: createdAt.toISOString(), data }).slice(1);
+    const history = historyWriteOf(type, object, previousAttributes, context);
     // Scoped by construction: every row it writes carries $1 as its team. The same statement queues a delivery for
-    // each of the team's enabled endpoints that takes this type (the outbox's fan-out to webhooks).
+    // each of the team's enabled endpoints that takes this type (the outbox's fan-out to webhooks), and writes the
+    // record's history entry under the event's number (or deletes the history of a deleted record).
     const rows = await teamScopedQuery<{ id: string }>(
       manager,
       teamId,
@@ -83,9 +95,9 @@ export class EventsStore {
          INSERT INTO webhook_deliveries (team_id, endpoint_id, event_id, type, body, next_attempt_at, created_at)
          SELECT $1, w.id, event.id, event.type, event.body, $4, $4
            FROM event JOIN webhook_endpoints w
-             ON w.team_id = $1 AND w.enabled AND (w.types IS NULL OR event.type = ANY (w.types)))
+             ON w.team_id = $1 AND w.enabled AND (w.types IS NULL OR event.type = ANY (w.types)))${HISTORY_SQL[history?.kind ?? 'none']}
        SELECT id FROM event`,
-      [randomBytes(8).toString('hex'), type, createdAt, rest],
+      [randomBytes(8).toString('hex'), type, createdAt, rest, ...historyParams(history)],
       { prepared: true },
     );
     return rows[0].id;

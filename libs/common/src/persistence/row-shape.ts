@@ -24,6 +24,11 @@ export interface RowFilter {
    * over the filter (e.g. from a counts table). It must compare `team_id` with `$1` too.
    */
   total?: string;
+  /**
+   * The ORDER BY, written against the alias, when the list has its own fixed order instead of `sort` (a record's
+   * history: `h.seq DESC`). It must be total (a unique key last), or pages could overlap.
+   */
+  order?: string;
 }
 
 /** A list's conditions and their parameters, numbered after the team's `$1`. */

@@ -116,7 +116,7 @@ export abstract class TeamScopedTable<TRow extends { id: string }> {
       conditions.push(`${a}.external_ref = $${params.push(paging.externalRef) + 1}`);
     }
     const where = conditions.join(' AND ');
-    const order = orderBy(a, paging.sort);
+    const order = filter.order ?? orderBy(a, paging.sort);
     const count = filter.total ?? `SELECT count(*) AS total FROM ${table} ${a} WHERE ${where}`;
     const filterKey = ambientManager() || !this.remembers ? undefined : `${teamId} ${where} ${JSON.stringify(params)}`;
     const pageKey = filterKey && `${filterKey} ${order} ${paging.pageSize} ${paging.page}`;

@@ -8,6 +8,7 @@ import { Webhooks1764300000000 } from './1764300000000-webhooks.js';
 import { WebhookDeliveryUpdatedAt1764400000000 } from './1764400000000-webhook-delivery-updated-at.js';
 import { ExternalRefs1764500000000 } from './1764500000000-external-refs.js';
 import { WorkOrderNotes1764510000000 } from './1764510000000-work-order-notes.js';
+import { RecordHistory1764520000000 } from './1764520000000-record-history.js';
 import { DashboardHardening1795633247294 } from './1795633247294-dashboard-hardening.js';
 
 /** Every migration, in order. New migrations are appended here (ESM has no glob loading). */
@@ -22,5 +23,6 @@ export const migrations = [
   WebhookDeliveryUpdatedAt1764400000000,
   ExternalRefs1764500000000,
   WorkOrderNotes1764510000000,
+  RecordHistory1764520000000,
   DashboardHardening1795633247294,
 ];

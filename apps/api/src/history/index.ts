@@ -1,0 +1,2 @@
+export { HistoryModule } from './history.module.js';
+export { historySubjectsOf, type HistorySubject } from './history-subjects.js';
