@@ -301,7 +301,7 @@ describe('history beyond one resource', () => {
     expect(completed.changes).toMatchObject({ status: { from: 'in_progress', to: 'completed' } });
   });
 
-  it('gives the demo team’s example records their `created` entry, made by the service itself', async () => {
+  it('gives the demo team’s example records their `created` entry, made by the service itself, and the nested examples’ `_added`', async () => {
     const demo = await sut.createTeam('Demo team');
     const ids = await createDemoRecords(sut.app, demo);
     const doc = (await sut.http().get('/v1/openapi.json')).body as {
@@ -318,7 +318,18 @@ describe('history beyond one resource', () => {
         .set(...bearer(demo));
       expect({ path, status: response.status }).toEqual({ path, status: 200 });
       const entries = (response.body as HistoryPage).data.map(({ type, actor }) => ({ type, actor }));
-      expect({ path, entries }).toEqual({ path, entries: [{ type: 'created', actor: { type: 'system' } }] });
+      // The record's own entry comes first (oldest, made by the service); the examples that live under it (the demo
+      // work order's note) follow, added by the demo key that their `createdBy` names.
+      expect({ path, first: entries.at(-1) }).toEqual({ path, first: { type: 'created', actor: { type: 'system' } } });
+      for (const later of entries.slice(0, -1)) {
+        expect({ path, later }).toEqual({
+          path,
+          later: {
+            type: expect.stringMatching(/_added$/) as unknown,
+            actor: expect.objectContaining({ type: 'api_key', id: demo.apiKeyId }) as unknown,
+          },
+        });
+      }
       checked.push(path);
     }
     expect(checked.length).toBeGreaterThan(0);
