@@ -68,9 +68,23 @@ export class HistoryEntryResponse {
       id: row.id,
       type: row.type,
       at: row.at,
-      actor: row.actor,
-      changes: row.changes,
+      actor: inContractOrder(row.actor),
+      changes: row.changes && changesInContractOrder(row.changes),
       subjectId: row.subjectId,
     };
   }
+}
+
+/**
+ * PostgreSQL's `jsonb` keeps an object's keys shortest first, so a stored actor reads `{id, name, type}` and a
+ * change `{to, from}`: put them back in the order the contract shows them (`type` first; `from` before `to`).
+ */
+function inContractOrder(actor: Actor): Actor {
+  if (actor.type === 'api_key') return { type: actor.type, id: actor.id, name: actor.name };
+  if (actor.type === 'import') return { type: actor.type, id: actor.id };
+  return { type: actor.type };
+}
+
+function changesInContractOrder(changes: Record<string, FieldChange>): Record<string, FieldChange> {
+  return Object.fromEntries(Object.entries(changes).map(([field, { from, to }]) => [field, { from, to }]));
 }
