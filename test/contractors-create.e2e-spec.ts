@@ -31,6 +31,7 @@ describe('POST /v1/contractors', () => {
       expect(data).toEqual({
         id: expect.stringMatching(UUID),
         teamId: team.teamId,
+        externalRef: null,
         companyName: 'Acme Plumbing',
         contactName: 'Ann Smith',
         email: null,

@@ -241,10 +241,11 @@ describe('OpenAPI document', () => {
   });
 
   describe('contractor parameters', () => {
-    it('lists with page, pageSize (at most 50), search, status, trade and postcode in the query', () => {
+    it('lists with page, pageSize (at most 50), search, externalRef, status, trade and postcode in the query', () => {
       const list = operation('get', '/v1/contractors');
       expect((list.parameters ?? []).map((p) => `${p.in}:${p.name}`).sort()).toEqual(
         [
+          'query:externalRef',
           'query:page',
           'query:pageSize',
           'query:postcode',

@@ -32,6 +32,7 @@ describe('Tenants: create, read, update', () => {
       expect(data).toEqual({
         id: expect.stringMatching(UUID),
         teamId: team.teamId,
+        externalRef: null,
         firstName: 'Ada',
         lastName: 'Lovelace',
         email: null,

@@ -28,6 +28,7 @@ describe('Units: create, read, update', () => {
       expect(data).toEqual({
         id: expect.stringMatching(UUID),
         teamId: team.teamId,
+        externalRef: null,
         fullAddress: '10 Downing Street, London, SW1A 2AA, United Kingdom',
         addressLine1: '10 Downing Street',
         addressLine2: null,

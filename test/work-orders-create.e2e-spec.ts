@@ -42,6 +42,7 @@ describe('POST /v1/work-orders', () => {
       contractorId: contractor.id,
       availability: 'Weekdays after 5pm',
       priority: '0',
+      externalRef: ' HD-5512 ',
     });
     expect(response.status).toBe(201);
     const body = response.body.data as WorkOrderBody;
@@ -49,6 +50,7 @@ describe('POST /v1/work-orders', () => {
     expect(body).toEqual({
       id: expect.stringMatching(UUID),
       teamId: team.teamId,
+      externalRef: 'HD-5512',
       code: expect.stringMatching(/^WO-\d+$/),
       title: 'Boiler not firing',
       description: 'No hot water since Monday',

@@ -77,6 +77,19 @@ describeBrowser('Swagger UI try-it-out in Chromium', () => {
     }
     expect(statuses).toEqual(Object.fromEntries(creates.map((path) => [path, '201'])));
 
+    // Executing a pre-filled POST again creates another record: the body carries no externalRef (a fixed one, or
+    // Swagger UI's "string" placeholder, would be the first record's and answer 409).
+    const landlords = page
+      .locator('.opblock-post')
+      .filter({ has: page.locator('.opblock-summary-path[data-path="/v1/landlords"]') });
+    const [again] = await Promise.all([
+      page.waitForResponse(
+        (response) => response.request().method() === 'POST' && new URL(response.url()).pathname === '/v1/landlords',
+      ),
+      landlords.locator('button.execute').click(),
+    ]);
+    expect(again.status()).toBe(201);
+
     // A path id is pre-filled too: the demo team's example work order.
     expect(await execute(page, 'get', '/v1/work-orders/{workOrderId}')).toBe('200');
     // Nested paths too: a note on the example work order, and the demo team's example note.
