@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { WebhooksModule } from '../webhooks/index.js';
+import { AccountsModule } from './accounts/index.js';
 import { DashboardCleanup } from './dashboard.cleanup.js';
 import { FaviconController } from './favicon.controller.js';
 import { DashboardCookies } from './http/cookies.js';
@@ -17,7 +18,7 @@ import { UsageReportService } from './usage-report.service.js';
  * port, one controller per page (`pages/`); the sessions, CSRF and form plumbing is in `http/` and `forms/`.
  */
 @Module({
-  imports: [WebhooksModule],
+  imports: [AccountsModule, WebhooksModule],
   controllers: [
     AssetsController,
     AuthController,

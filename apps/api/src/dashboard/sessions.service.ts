@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash, randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { AppConfig, Clock, type Account } from '@app/common';
+import { AppConfig, Clock } from '@app/common';
+import { type Account } from './accounts/index.js';
 
 /** A session ends after this long without a request. */
 export const SESSION_IDLE_MS = 12 * 3_600_000;

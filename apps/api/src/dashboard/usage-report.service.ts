@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { Clock, USAGE_DAYS, RECENT_REQUESTS, UsageRecorder, type StatusClass } from '@app/common';
+import { Clock } from '@app/common';
+import { USAGE_DAYS, RECENT_REQUESTS, UsageRecorder, type StatusClass } from '../api-keys/index.js';
 import type { DailyUsage, RecentRequestView } from './views/usage-page.js';
 
 const DAY_MS = 86_400_000;

@@ -26,7 +26,7 @@ export interface AuthenticatedRequest extends Request {
 }
 
 /**
- * Who made a change, as a note's `createdBy` and a history entry's `actor` say it (CONTRACT "Notes on work orders",
+ * Who made a change, as a note's `createdBy` and a history entry's `actor` say it (CONTRACT: notes, and
  * "History of every record"): an API key (never its secret), an import, or the service itself.
  */
 export type Actor =

@@ -2,14 +2,17 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
-import { Clock } from '../clock/clock.js';
-import { teamScopedQuery } from '../persistence/transactions.js';
-import { RecordNotFoundError } from '../errors/domain-errors.js';
+import {
+  Clock,
+  teamScopedQuery,
+  RecordNotFoundError,
+  type Caller,
+  CallerLookup,
+  type Identification,
+  type KeyAccess,
+} from '@app/common';
 import { ApiKeyCache } from './api-key-cache.js';
 import { API_KEY_PATTERN, generateApiKey, hashApiKey } from './api-key-secret.js';
-import type { Caller, KeyAccess } from './caller.js';
-
-export type { Caller } from './caller.js';
 
 /** How many characters of a key the dashboard and the CLI show to tell keys apart. */
 export const KEY_PREFIX_LENGTH = 12;
@@ -53,15 +56,6 @@ interface KeyRow {
   key_hash: string;
 }
 
-/** What `identify` found, and whether it cost a database lookup. */
-export interface Identification {
-  caller?: Caller;
-  /** The database was asked. */
-  lookedUp: boolean;
-  /** A lookup was needed, and `mayLookUp` refused it: the key is neither accepted nor refused. */
-  deferred: boolean;
-}
-
 const FROM_MEMORY: Identification = { lookedUp: false, deferred: false };
 const LOOKED_UP_NOTHING: Identification = { lookedUp: true, deferred: false };
 
@@ -92,7 +86,7 @@ export function keyIsLive(caller: Caller, now: number): boolean {
  * command). Changes to a key's revocation, expiry or access are announced to every instance by a trigger.
  */
 @Injectable()
-export class ApiKeysService {
+export class ApiKeysService implements CallerLookup {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly cache: ApiKeyCache,

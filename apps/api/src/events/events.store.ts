@@ -2,11 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
-import type { Actor } from '../auth/caller.js';
-import { Clock } from '../clock/clock.js';
-import { DomainError } from '../errors/domain-errors.js';
-import { ambientManager, teamScopedQuery } from '../persistence/transactions.js';
-import { EVENT_RETENTION_MS, type EventBody, type EventType } from './event-types.js';
+import type { Actor } from '@app/common';
+import { Clock } from '@app/common';
+import { DomainError } from '@app/common';
+import { ambientManager, teamScopedQuery } from '@app/common';
+import { EVENT_RETENTION_MS, type EventBody, type EventType } from '@app/common';
 
 /** `evt_` + the team's sequence number (16 hex digits) + 16 random hex digits. */
 const EVENT_ID = /^evt_([0-9a-f]{16})[0-9a-f]{16}$/;

@@ -1,9 +1,7 @@
 import { Injectable, Logger, BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { Clock } from '../clock/clock.js';
-import { AppConfig } from '../config/app-config.js';
-import type { Caller } from './caller.js';
+import { Clock, AppConfig, type Caller, RequestUsage } from '@app/common';
 
 export type StatusClass = '2xx-3xx' | '4xx' | '429' | '5xx';
 
@@ -52,7 +50,7 @@ export interface RecordedRequest {
  * write the same rows. A cleanup every 10 minutes keeps 7 days and the last 100 requests per team.
  */
 @Injectable()
-export class UsageRecorder implements BeforeApplicationShutdown, OnApplicationBootstrap {
+export class UsageRecorder implements RequestUsage, BeforeApplicationShutdown, OnApplicationBootstrap {
   private readonly log = new Logger('Usage');
   private counters = new Map<string, Counter>();
   /** The requests since the last flush from `recentHead` on; older ones left the window (see `record`). */
