@@ -10,7 +10,9 @@ import { AuthController } from './pages/auth.controller.js';
 import { KeysController } from './pages/keys.controller.js';
 import { UsageController } from './pages/usage.controller.js';
 import { WebhooksController } from './pages/webhooks.controller.js';
+import { SessionsRepository } from './sessions.repository.js';
 import { SessionsService } from './sessions.service.js';
+import { UsageReportRepository } from './usage-report.repository.js';
 import { UsageReportService } from './usage-report.service.js';
 
 /**
@@ -27,6 +29,14 @@ import { UsageReportService } from './usage-report.service.js';
     WebhooksController,
     FaviconController,
   ],
-  providers: [SessionsService, UsageReportService, DashboardCleanup, DashboardCookies, FormTokens],
+  providers: [
+    SessionsService,
+    SessionsRepository,
+    UsageReportService,
+    UsageReportRepository,
+    DashboardCleanup,
+    DashboardCookies,
+    FormTokens,
+  ],
 })
 export class DashboardModule {}
