@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
-import { ambientManager, teamScopedQuery, type KeyAccess } from '@app/common';
+import { ambientManager, teamInsert, teamSelect, teamUpdate, unscopedStatement, type KeyAccess } from '@app/common';
 
 /** An `api_keys` row as stored. */
 export interface KeyRow {
@@ -54,22 +54,29 @@ export class ApiKeysRepository {
   }
 
   async insertTeam(id: string, name: string, manager?: EntityManager): Promise<void> {
-    await this.manager(manager).query('INSERT INTO teams (id, name) VALUES ($1, $2)', [id, name]);
+    await unscopedStatement(this.manager(manager), 'INSERT INTO teams (id, name) VALUES ($1, $2)', [id, name], {
+      why: 'a new team: its id is the team',
+    });
   }
 
   async teamExists(teamId: string): Promise<boolean> {
-    const rows: unknown[] = await this.manager().query('SELECT 1 FROM teams WHERE id = $1', [teamId]);
+    const rows = await unscopedStatement(this.manager(), 'SELECT 1 FROM teams WHERE id = $1', [teamId], {
+      why: 'the teams table itself, by the team’s id',
+    });
     return rows.length > 0;
   }
 
   async countTeams(): Promise<number> {
-    const rows: Array<{ n: number }> = await this.manager().query('SELECT count(*)::int AS n FROM teams');
+    const rows = await unscopedStatement<{ n: number }>(this.manager(), 'SELECT count(*)::int AS n FROM teams', [], {
+      why: 'the first-run check counts every team (no team’s data is read)',
+    });
     return rows[0].n;
   }
 
-  /** Every team, oldest first, with its keys counted (live at `now`). */
+  /** Every team, oldest first, with its keys counted (live at `now`): the operator CLI's `teams list`. */
   listTeams(now: Date): Promise<TeamRow[]> {
-    return this.manager().query(
+    return unscopedStatement<TeamRow>(
+      this.manager(),
       `SELECT t.id, t.name, t.created_at,
               (SELECT count(*)::int FROM api_keys k
                 WHERE k.team_id = t.id AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > $1)
@@ -77,31 +84,33 @@ export class ApiKeysRepository {
               (SELECT count(*)::int FROM api_keys k WHERE k.team_id = t.id) AS total
          FROM teams t ORDER BY t.created_at, t.id`,
       [now],
+      { why: 'an operator’s command across teams (the CLI)' },
     );
   }
 
   async insertKey(teamId: string, key: NewKey, manager?: EntityManager): Promise<void> {
-    await this.manager(manager).query(
-      `INSERT INTO api_keys (team_id, id, name, key_hash, prefix, access, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [teamId, key.id, key.name, key.keyHash, key.prefix, key.access, key.expiresAt],
+    await teamInsert(
+      this.manager(manager),
+      teamId,
+      { into: 'api_keys k', columns: ['id', 'name', 'key_hash', 'prefix', 'access', 'expires_at'] },
+      [key.id, key.name, key.keyHash, key.prefix, key.access, key.expiresAt],
     );
   }
 
   listKeys(teamId: string): Promise<KeyRow[]> {
-    return teamScopedQuery<KeyRow>(
-      this.manager(),
-      teamId,
-      'SELECT * FROM api_keys WHERE team_id = $1 ORDER BY created_at, id',
-    );
+    return teamSelect<KeyRow>(this.manager(), teamId, {
+      from: 'api_keys k',
+      columns: 'k.*',
+      orderBy: 'k.created_at, k.id',
+    });
   }
 
   /** The team's unrevoked key, locked until the transaction ends. */
   async lockUnrevoked(teamId: string, id: string, manager: EntityManager): Promise<KeyRow | undefined> {
-    const [row] = await teamScopedQuery<KeyRow>(
+    const [row] = await teamSelect<KeyRow>(
       manager,
       teamId,
-      'SELECT * FROM api_keys WHERE team_id = $1 AND id = $2 AND revoked_at IS NULL FOR UPDATE',
+      { from: 'api_keys k', columns: 'k.*', where: 'k.id = $2 AND k.revoked_at IS NULL', lock: 'FOR UPDATE' },
       [id],
     );
     return row;
@@ -116,17 +125,17 @@ export class ApiKeysRepository {
     manager: EntityManager,
   ): Promise<void> {
     if (end === null) {
-      await teamScopedQuery(
+      await teamUpdate(
         manager,
         teamId,
-        'UPDATE api_keys SET revoked_at = now(), replaced_by = $3 WHERE team_id = $1 AND id = $2',
+        { table: 'api_keys k', set: 'revoked_at = now(), replaced_by = $3', where: 'k.id = $2' },
         [id, replacedBy],
       );
     } else {
-      await teamScopedQuery(
+      await teamUpdate(
         manager,
         teamId,
-        'UPDATE api_keys SET expires_at = $3, replaced_by = $4 WHERE team_id = $1 AND id = $2',
+        { table: 'api_keys k', set: 'expires_at = $3, replaced_by = $4', where: 'k.id = $2' },
         [id, end, replacedBy],
       );
     }
@@ -134,29 +143,45 @@ export class ApiKeysRepository {
 
   /** Revokes the team's key (idempotent) and reads it back; undefined when the team has no such key. */
   async revokeOwn(teamId: string, id: string): Promise<KeyRow | undefined> {
-    const where = 'WHERE team_id = $1 AND id = $2';
-    await teamScopedQuery(
+    await teamUpdate(
       this.manager(),
       teamId,
-      `UPDATE api_keys SET revoked_at = now() ${where} AND revoked_at IS NULL`,
+      { table: 'api_keys k', set: 'revoked_at = now()', where: 'k.id = $2 AND k.revoked_at IS NULL' },
       [id],
     );
-    const [key] = await teamScopedQuery<KeyRow>(this.manager(), teamId, `SELECT * FROM api_keys ${where}`, [id]);
+    const [key] = await teamSelect<KeyRow>(
+      this.manager(),
+      teamId,
+      { from: 'api_keys k', columns: 'k.*', where: 'k.id = $2' },
+      [id],
+    );
     return key;
   }
 
   /** The operator's CLI: revokes any key by its id (idempotent) and reads it back. */
   async revokeAny(id: string): Promise<KeyRow | undefined> {
-    await this.manager().query('UPDATE api_keys SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL', [id]);
-    const [key]: KeyRow[] = await this.manager().query('SELECT * FROM api_keys WHERE id = $1', [id]);
+    const why = 'an operator’s command across teams (the CLI revokes any key by id)';
+    await unscopedStatement(
+      this.manager(),
+      'UPDATE api_keys SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL',
+      [id],
+      {
+        why,
+      },
+    );
+    const [key] = await unscopedStatement<KeyRow>(this.manager(), 'SELECT * FROM api_keys WHERE id = $1', [id], {
+      why,
+    });
     return key;
   }
 
   /** The unrevoked key with this hash: how a request finds its team, so not scoped by one. */
   async findByHash(hash: string): Promise<KeyByHashRow | undefined> {
-    const rows: KeyByHashRow[] = await this.db.query(
+    const rows = await unscopedStatement<KeyByHashRow>(
+      this.db.manager,
       'SELECT team_id, id, name, access, expires_at FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
       [hash],
+      { why: 'the key is how a request finds its team' },
     );
     return rows[0];
   }

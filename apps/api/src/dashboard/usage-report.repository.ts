@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { teamScopedQuery } from '@app/common';
+import { teamSelect } from '@app/common';
 import type { StatusClass } from '../api-keys/index.js';
 
 /** One key with one day's count of one status class (day and class null: the key had no requests since). */
@@ -32,31 +32,34 @@ export class UsageReportRepository {
 
   /** Every key of the team, in the order they were made, with its daily counts since `firstDay` (YYYY-MM-DD). */
   dailyCounts(teamId: string, firstDay: string): Promise<DailyCountRow[]> {
-    return teamScopedQuery<DailyCountRow>(
+    return teamSelect<DailyCountRow>(
       this.db.manager,
       teamId,
-      `SELECT k.id AS "apiKeyId", k.name, k.prefix, to_char(u.day, 'YYYY-MM-DD') AS day,
-              u.status_class AS "statusClass", u.requests
-         FROM api_keys k
-         LEFT JOIN api_key_usage_daily u
-           ON u.team_id = k.team_id AND u.api_key_id = k.id AND u.day >= $2::date
-        WHERE k.team_id = $1
-        ORDER BY k.created_at, k.id`,
+      {
+        from: 'api_keys k',
+        columns: `k.id AS "apiKeyId", k.name, k.prefix, to_char(u.day, 'YYYY-MM-DD') AS day,
+                  u.status_class AS "statusClass", u.requests`,
+        joins: `LEFT JOIN api_key_usage_daily u
+                  ON u.team_id = k.team_id AND u.api_key_id = k.id AND u.day >= $2::date`,
+        orderBy: 'k.created_at, k.id',
+      },
       [firstDay],
     );
   }
 
   /** The team's latest `limit` requests since `since`, newest first. */
   recentRequests(teamId: string, since: Date, limit: number): Promise<RecentRequestRow[]> {
-    return teamScopedQuery<RecentRequestRow>(
+    return teamSelect<RecentRequestRow>(
       this.db.manager,
       teamId,
-      `SELECT l.at, k.name, k.prefix, l.method, l.path, l.status, l.duration_ms AS "durationMs"
-         FROM api_request_log l
-         JOIN api_keys k ON k.team_id = l.team_id AND k.id = l.api_key_id
-        WHERE l.team_id = $1 AND l.at >= $2
-        ORDER BY l.at DESC, l.id DESC
-        LIMIT $3`,
+      {
+        from: 'api_request_log l',
+        columns: 'l.at, k.name, k.prefix, l.method, l.path, l.status, l.duration_ms AS "durationMs"',
+        joins: 'JOIN api_keys k ON k.team_id = l.team_id AND k.id = l.api_key_id',
+        where: 'l.at >= $2',
+        orderBy: 'l.at DESC, l.id DESC',
+        limit: '$3',
+      },
       [since, limit],
     );
   }

@@ -5,7 +5,8 @@ import { DataSource, type EntityManager } from 'typeorm';
 import type { Actor } from '@app/common';
 import { Clock } from '@app/common';
 import { DomainError } from '@app/common';
-import { ambientManager, teamScopedQuery } from '@app/common';
+import { ambientManager, teamSelect, teamStatement, unscopedStatement } from '@app/common';
+import { outboxStatement } from './outbox-statement.js';
 import { EVENT_RETENTION_MS, type EventBody, type EventType } from '@app/common';
 
 /** `evt_` + the team's sequence number (16 hex digits) + 16 random hex digits. */
@@ -67,7 +68,7 @@ export class EventsStore {
     const rest = JSON.stringify({ type, createdAt: createdAt.toISOString(), data }).slice(1);
     // Scoped by construction: every row it writes carries $1 as its team. The same statement queues a delivery for
     // each of the team's enabled endpoints that takes this type (the outbox's fan-out to webhooks).
-    const rows = await teamScopedQuery<{ id: string }>(
+    const rows = await outboxStatement<{ id: string }>(
       manager,
       teamId,
       `WITH next AS (
@@ -100,12 +101,16 @@ export class EventsStore {
   ): Promise<EventPage> {
     const manager = ambientManager() ?? this.db.manager;
     const afterSeq = after === undefined ? 0 : await this.seqOf(manager, teamId, after);
-    const rows = await teamScopedQuery<{ body: string }>(
+    const rows = await teamSelect<{ body: string }>(
       manager,
       teamId,
-      `SELECT body FROM events
-        WHERE team_id = $1 AND seq > $2 ${types ? 'AND type = ANY($4)' : ''}
-        ORDER BY seq LIMIT $3`,
+      {
+        from: 'events e',
+        columns: 'e.body',
+        where: `e.seq > $2${types ? ' AND e.type = ANY($4)' : ''}`,
+        orderBy: 'e.seq',
+        limit: '$3',
+      },
       types ? [afterSeq, limit + 1, types] : [afterSeq, limit + 1],
     );
     return {
@@ -120,9 +125,20 @@ export class EventsStore {
    */
   async deleteExpired(): Promise<number> {
     const before = new Date(this.clock.now() - EVENT_RETENTION_MS);
-    await this.db.query(`DELETE FROM webhook_deliveries WHERE created_at < $1 AND state <> 'pending'`, [before]);
-    const [, count]: [unknown, number] = await this.db.query('DELETE FROM events WHERE created_at < $1', [before]);
-    return count;
+    const why = 'the retention cleanup: every team’s rows past the same age';
+    await unscopedStatement(
+      this.db.manager,
+      `DELETE FROM webhook_deliveries WHERE created_at < $1 AND state <> 'pending'`,
+      [before],
+      { why },
+    );
+    const [, count] = await unscopedStatement<unknown>(
+      this.db.manager,
+      'DELETE FROM events WHERE created_at < $1',
+      [before],
+      { why },
+    );
+    return count as number;
   }
 
   /** A cursor's position: 400 when it is not an event id of this team, 410 when its event has expired. */
@@ -130,13 +146,14 @@ export class EventsStore {
     const match = EVENT_ID.exec(after);
     if (!match) throw new MalformedCursorError();
     const seq = Number.parseInt(match[1], 16);
-    const [row] = await teamScopedQuery<{ found: boolean; oldest: string | null; last: string | null }>(
+    const [row] = await teamStatement<{ found: boolean; oldest: string | null; last: string | null }>(
       manager,
       teamId,
       `SELECT EXISTS (SELECT 1 FROM events WHERE team_id = $1 AND id = $2) AS found,
               (SELECT min(seq) FROM events WHERE team_id = $1) AS oldest,
               (SELECT last_seq FROM event_sequences WHERE team_id = $1) AS last`,
       [after],
+      { why: 'three scalar subqueries, each on the team’s own rows (team_id = $1)' },
     );
     if (row.found) return seq;
     const issued = row.last !== null && seq <= Number(row.last);
