@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { unscopedStatement } from '@app/common';
 
 /** One key's requests of one status class on one day (YYYY-MM-DD), added to its stored count. */
 export interface UsageCountRow {
@@ -22,6 +23,10 @@ export interface RequestLogRow {
   durationMs: number;
 }
 
+/** Why the statements here skip the team-scoped builders (docs/architecture.md, "Team isolation"). */
+const USAGE_WHY =
+  'the usage batch writes every team’s rows at once, each row carrying its own team; the cleanup spans all teams';
+
 /**
  * Key usage as stored (`api_key_usage_daily`, `api_request_log`, `api_keys.last_used_at`). The recorder writes the
  * batch of every team at once, each row carrying its own team; the cleanup spans all teams: these are unscoped
@@ -31,9 +36,15 @@ export interface RequestLogRow {
 export class UsageRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
+  /** Every statement here is unscoped by team: USAGE_WHY says why (unscoped-statements.ts). */
+  private run<R = unknown>(manager: EntityManager, text: string, values: unknown[] = []): Promise<R[]> {
+    return unscopedStatement<R>(manager, text, values, { why: USAGE_WHY });
+  }
+
   /** Adds the counts (sorted by the caller, so two instances take their row locks in one order). */
   async addCounts(counts: UsageCountRow[]): Promise<void> {
-    await this.db.query(
+    await this.run(
+      this.db.manager,
       `INSERT INTO api_key_usage_daily (team_id, api_key_id, day, status_class, requests)
        SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::date[], $4::text[], $5::bigint[])
        ON CONFLICT (team_id, api_key_id, day, status_class)
@@ -49,7 +60,8 @@ export class UsageRepository {
   }
 
   async logRequests(requests: RequestLogRow[]): Promise<void> {
-    await this.db.query(
+    await this.run(
+      this.db.manager,
       `INSERT INTO api_request_log (team_id, api_key_id, at, method, path, status, duration_ms)
        SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[], $4::text[], $5::text[], $6::int[], $7::int[])`,
       [
@@ -66,7 +78,8 @@ export class UsageRepository {
 
   /** Moves each key's `last_used_at` forward to `at` (epoch ms), never back. */
   async touchKeys(keys: Array<{ teamId: string; apiKeyId: string; at: number }>): Promise<void> {
-    await this.db.query(
+    await this.run(
+      this.db.manager,
       `UPDATE api_keys k SET last_used_at = GREATEST(k.last_used_at, v.at)
          FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[]) AS v (team_id, id, at)
         WHERE k.team_id = v.team_id AND k.id = v.id`,
@@ -76,9 +89,10 @@ export class UsageRepository {
 
   /** Deletes counts before `firstDay`, requests before `before`, and all but each team's last `keep` requests. */
   async deleteOld(firstDay: string, before: Date, keep: number): Promise<void> {
-    await this.db.query('DELETE FROM api_key_usage_daily WHERE day < $1', [firstDay]);
-    await this.db.query('DELETE FROM api_request_log WHERE at < $1', [before]);
-    await this.db.query(
+    await this.run(this.db.manager, 'DELETE FROM api_key_usage_daily WHERE day < $1', [firstDay]);
+    await this.run(this.db.manager, 'DELETE FROM api_request_log WHERE at < $1', [before]);
+    await this.run(
+      this.db.manager,
       `DELETE FROM api_request_log l
         USING (SELECT team_id, id, row_number() OVER (PARTITION BY team_id ORDER BY at DESC, id DESC) AS n
                  FROM api_request_log) ranked

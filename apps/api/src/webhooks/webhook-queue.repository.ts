@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
+import { unscopedStatement } from '@app/common';
 
 /** A leased delivery with what its attempt needs of its endpoint. */
 export interface ClaimedDelivery {
@@ -25,6 +26,9 @@ export interface AttemptResult {
   nextAttemptAt: Date | null;
 }
 
+/** Why the statements here skip the team-scoped builders (docs/architecture.md, "Team isolation"). */
+const QUEUE_WHY = 'the delivery queue is served across teams in turns; each write names the delivery’s own team and id';
+
 /**
  * The dispatcher's statements over the delivery queue (`webhook_deliveries` with its endpoints): claims take due
  * deliveries of every team in turns, so they are not scoped by one team (the unscoped statements named in
@@ -34,9 +38,14 @@ export interface AttemptResult {
 export class WebhookQueueRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
+  /** Every statement here is unscoped by team: QUEUE_WHY says why (unscoped-statements.ts). */
+  private run<R = unknown>(manager: EntityManager, text: string, values: unknown[] = []): Promise<R[]> {
+    return unscopedStatement<R>(manager, text, values, { why: QUEUE_WHY });
+  }
+
   /** Makes claims take turns across instances until the transaction ends. */
   async lockClaims(manager: EntityManager): Promise<void> {
-    await manager.query(`SELECT pg_advisory_xact_lock(hashtext('webhook_deliveries:claim'))`);
+    await this.run(manager, `SELECT pg_advisory_xact_lock(hashtext('webhook_deliveries:claim'))`);
   }
 
   /**
@@ -44,7 +53,8 @@ export class WebhookQueueRepository {
    * among its team's due deliveries plus the team's attempts in flight, and no team goes past `teamSlots`.
    */
   claim(manager: EntityManager, now: Date, limit: number, teamSlots: number, leaseUntil: Date) {
-    return manager.query<ClaimedDelivery[]>(
+    return this.run<ClaimedDelivery>(
+      manager,
       `WITH busy AS (
          SELECT team_id, count(*)::int AS n FROM webhook_deliveries
           WHERE state = 'pending' AND locked_until > $1
@@ -75,7 +85,8 @@ export class WebhookQueueRepository {
   /** Writes an attempt's result; false when the lease ran out and someone else took the delivery meanwhile. */
   async recordAttempt(manager: EntityManager, delivery: ClaimedDelivery, result: AttemptResult): Promise<boolean> {
     // Through a CTE: TypeORM answers a bare UPDATE … RETURNING with [rows, count].
-    const updated: unknown[] = await manager.query(
+    const updated = await this.run<unknown>(
+      manager,
       `WITH recorded AS (
          UPDATE webhook_deliveries
             SET state = $4, last_status = $5, last_error = $6, next_attempt_at = $7, locked_until = NULL
@@ -97,7 +108,8 @@ export class WebhookQueueRepository {
 
   /** The endpoint answered 2xx: it is failing no more. */
   async endpointSucceeded(manager: EntityManager, teamId: string, endpointId: string): Promise<void> {
-    await manager.query(
+    await this.run(
+      manager,
       'UPDATE webhook_endpoints SET failing_since = NULL WHERE team_id = $1 AND id = $2 AND failing_since IS NOT NULL',
       [teamId, endpointId],
     );
@@ -110,7 +122,8 @@ export class WebhookQueueRepository {
     reason: string,
     now: Date,
   ): Promise<void> {
-    await manager.query(
+    await this.run(
+      manager,
       `UPDATE webhook_endpoints SET enabled = false, disabled_reason = $3, updated_at = $4
         WHERE team_id = $1 AND id = $2`,
       [teamId, endpointId, reason, now],
@@ -125,7 +138,8 @@ export class WebhookQueueRepository {
     now: Date,
     disableBy: Date,
   ): Promise<void> {
-    await manager.query(
+    await this.run(
+      manager,
       `UPDATE webhook_endpoints
           SET failing_since = COALESCE(failing_since, $3),
               enabled = CASE WHEN COALESCE(failing_since, $3) <= $4 THEN false ELSE enabled END,
@@ -138,7 +152,8 @@ export class WebhookQueueRepository {
 
   /** Deliveries waiting to be sent, every team's (the metrics' queue depth; the partial index on pending rows). */
   async pendingCount(): Promise<number> {
-    const [row] = await this.db.query<Array<{ n: number }>>(
+    const [row] = await this.run<{ n: number }>(
+      this.db.manager,
       `SELECT count(*)::int AS n FROM webhook_deliveries WHERE state = 'pending'`,
     );
     return row.n;
