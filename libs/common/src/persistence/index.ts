@@ -1,5 +1,6 @@
 export * from './row-shape.js';
 export * from './team-scoped.repository.js';
+export * from './team-scoped-entity.repository.js';
 export * from './team-owned.entity.js';
 export { ambientManager, preparedQuery, runInTransaction, Transactions } from './transactions.js';
 export * from './unscoped-statements.js';

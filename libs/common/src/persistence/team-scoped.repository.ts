@@ -1,4 +1,4 @@
-import { EntityManager, ObjectLiteral, Repository } from 'typeorm';
+import { EntityManager, ObjectLiteral } from 'typeorm';
 import type { PageQuery } from '../pagination/page.query.js';
 import { orderBy, type RowFilter, type RowShape } from './row-shape.js';
 import { RememberedByVersion, TEAM_VERSION_SQL } from './remembered-by-version.js';
@@ -295,43 +295,5 @@ export abstract class TeamScopedTable<TRow extends { id: string }> {
       return this.delete(teamId, id);
     };
     return ambientManager() ? work() : runInTransaction(this.defaultManager.connection, work);
-  }
-}
-
-/**
- * A resource's repository: `TeamScopedTable` over a TypeORM entity, whose inserts and updates go through the
- * entity's column mapping (domain names in, columns out).
- */
-export abstract class TeamScopedRepository<
-  TEntity extends TeamOwned,
-  TRow extends { id: string },
-> extends TeamScopedTable<TRow> {
-  protected constructor(
-    protected readonly repository: Repository<TEntity>,
-    alias: string,
-    shape: RowShape,
-    paging: PagingOptions = {},
-  ) {
-    super(repository.manager, alias, shape, paging);
-  }
-
-  /** Inserts one of the team's records (the entity maps domain names to columns). */
-  async insert(teamId: string, values: Omit<TEntity, 'teamId'>, manager?: EntityManager): Promise<void> {
-    await this.repo(manager).insert({ ...values, teamId } as unknown as TEntity);
-  }
-
-  /** Updates one of the team's rows; `updated_at` always moves forward, even within one millisecond. False when there is no such row. */
-  async update(teamId: string, id: string, values: Partial<TEntity>, manager?: EntityManager): Promise<boolean> {
-    const result = await this.repo(manager)
-      .createQueryBuilder()
-      .update()
-      .set({ ...values, updatedAt: () => "greatest(clock_timestamp(), updated_at + interval '1 millisecond')" })
-      .where('team_id = :teamId AND id = :id', { teamId, id })
-      .execute();
-    return (result.affected ?? 0) > 0;
-  }
-
-  private repo(manager = ambientManager()): Repository<TEntity> {
-    return manager ? manager.getRepository<TEntity>(this.repository.target) : this.repository;
   }
 }
