@@ -1,6 +1,6 @@
 import { Injectable, Logger, BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
 import { Clock, AppConfig, type Caller, RequestUsage } from '@app/common';
-import { UsageRepository } from './usage.repository.js';
+import { UsageRepository, type RequestLogRow } from './usage.repository.js';
 
 export type StatusClass = '2xx-3xx' | '4xx' | '429' | '5xx';
 
@@ -31,15 +31,8 @@ interface Counter {
   requests: number;
 }
 
-export interface RecordedRequest {
-  teamId: string;
-  apiKeyId: string;
-  at: number;
-  method: string;
-  path: string;
-  status: number;
-  durationMs: number;
-}
+/** One answered request as the recorder keeps it until the next flush (the log's row). */
+export type RecordedRequest = RequestLogRow;
 
 /**
  * Key usage for the dashboard — daily counts per key and status class, each team's last requests, and each
