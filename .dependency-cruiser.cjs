@@ -2,7 +2,8 @@
  * The import rules CI enforces (`npm run check:architecture`): no cycles anywhere, libraries never import an
  * app, and a feature folder of the API reaches another only through that folder's `index.ts` (its module and
  * what the module exports) or its example data (`<name>.example.ts`, which imports no code), never into its other
- * files. (`npm run check:architecture` also runs scripts/check-plumbing.mjs: no resource is named in libs/common.)
+ * files. (`npm run check:architecture` also runs madge --circular over apps and libs, and scripts/check-plumbing.mjs:
+ * no resource is named in libs/common, and SQL is team-scoped by construction or listed as unscoped.)
  * @type {import('dependency-cruiser').IConfiguration}
  */
 module.exports = {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ApiKeyCache, ApiKeysService, hashApiKey } from '@app/common';
+import { ApiKeyCache, ApiKeysService, hashApiKey } from '../apps/api/src/api-keys/index.js';
 import { bearer, createTestApp, type TestApp } from './support/test-app.js';
 
 // Keys are cached per instance; a trigger announces revocations (LISTEN/NOTIFY) and the cache is only used

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createHash, randomUUID } from 'node:crypto';
 import type { Response } from 'supertest';
-import { ApiKeysService, generateApiKey, type CreatedKey } from '@app/common';
+import { ApiKeysService, generateApiKey, type CreatedKey } from '../apps/api/src/api-keys/index.js';
 import { createContractor, getContractor, listContractors, putContractor } from './factories/contractors.js';
 import { bearer, createTestApp, type TestApp } from './support/test-app.js';
 import { expectError } from './support/assertions.js';

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createDemoRecords } from '../apps/api/src/demo-records.js';
-import { ApiKeysService, EventsCleanup, ManualClock, type CreatedKey, type EventBody } from '@app/common';
+import { ManualClock, type EventBody } from '@app/common';
+import { ApiKeysService, type CreatedKey } from '../apps/api/src/api-keys/index.js';
+import { EventsCleanup } from '../apps/api/src/events/index.js';
 import { expectError, ISO_WITH_MS } from './support/assertions.js';
 import { UNKNOWN_ID } from './support/inputs.js';
 import { bodySchemaOf, createRecord, RESOURCES_UNDER_TEST, type RecordBody } from './support/resources.js';

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
-import { ManualClock, PasswordHasher } from '@app/common';
+import { ManualClock } from '@app/common';
+import { PasswordHasher } from '../apps/api/src/dashboard/accounts/index.js';
 import { DashboardCleanup } from '../apps/api/src/dashboard/dashboard.cleanup.js';
 import { signedOutFormToken } from './support/dashboard-form.js';
 import { createTestApp, type TestApp } from './support/test-app.js';

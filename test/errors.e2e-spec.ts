@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import type { CreatedKey } from '@app/common';
+import { type CreatedKey } from '../apps/api/src/api-keys/index.js';
 import {
   countContractors,
   createContractor,

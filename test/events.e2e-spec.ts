@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DataSource } from 'typeorm';
-import { EventsCleanup, EventsStore, ManualClock, runInTransaction, type EventBody } from '@app/common';
+import { ManualClock, runInTransaction, type EventBody } from '@app/common';
+import { EventsCleanup, EventsStore } from '../apps/api/src/events/index.js';
 import { expectError } from './support/assertions.js';
 import { bearer, createTestApp, type Team, type TestApp } from './support/test-app.js';
 

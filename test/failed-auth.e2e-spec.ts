@@ -1,12 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import {
-  ApiKeyCache,
-  generateApiKey,
-  hashApiKey,
-  ManualClock,
-  THROTTLED_LOOKUPS_PER_SECOND,
-  type CreatedKey,
-} from '@app/common';
+import { ManualClock, THROTTLED_LOOKUPS_PER_SECOND } from '@app/common';
+import { ApiKeyCache, generateApiKey, hashApiKey, type CreatedKey } from '../apps/api/src/api-keys/index.js';
 import { expectError } from './support/assertions.js';
 import { bearer, createTestApp, type TestApp } from './support/test-app.js';
 

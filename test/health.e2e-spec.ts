@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
-import type { CreatedKey } from '@app/common';
+import { type CreatedKey } from '../apps/api/src/api-keys/index.js';
 import { bearer, createTestApp, type TestApp } from './support/test-app.js';
 import { expectError } from './support/assertions.js';
 

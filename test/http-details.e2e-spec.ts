@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { generateApiKey } from '@app/common';
+import { generateApiKey } from '../apps/api/src/api-keys/index.js';
 import { expectError } from './support/assertions.js';
 import { bearer, createTestApp, type Team, type TestApp } from './support/test-app.js';
 import { unitInput } from './factories/units.js';

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ApiKeyCache, ApiKeysService, hashApiKey, ManualClock, type CreatedKey } from '@app/common';
+import { ManualClock } from '@app/common';
+import { ApiKeyCache, ApiKeysService, hashApiKey, type CreatedKey } from '../apps/api/src/api-keys/index.js';
 import { bearer, createTestApp, createTestDatabase, dropTestDatabase, type TestApp } from './support/test-app.js';
 
 // Read-only keys, expiry and rolling (CONTRACT "Key access"), on two instances of the service sharing one

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ManualClock, UsageRecorder, type CreatedKey } from '@app/common';
+import { ManualClock } from '@app/common';
+import { UsageRecorder, type CreatedKey } from '../apps/api/src/api-keys/index.js';
 import { bearer, createTestApp, type TestApp } from './support/test-app.js';
 
 // Key usage (the dashboard's usage page and `last used`) is gathered in memory and written in batches: a request

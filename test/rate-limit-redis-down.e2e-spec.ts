@@ -3,7 +3,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
 import type { Response } from 'supertest';
-import { ManualClock, type CreatedKey } from '@app/common';
+import { ManualClock } from '@app/common';
+import { type CreatedKey } from '../apps/api/src/api-keys/index.js';
 import { contractorInput } from './factories/contractors.js';
 import { rateHeaders, START } from './rate-limit.suite.js';
 import {

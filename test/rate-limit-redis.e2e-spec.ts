@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Response } from 'supertest';
-import { ManualClock, type CreatedKey } from '@app/common';
+import { ManualClock } from '@app/common';
+import { type CreatedKey } from '../apps/api/src/api-keys/index.js';
 import { contractorInput, countContractors } from './factories/contractors.js';
 import { describeRateLimits, expectRateLimited, rateHeaders, resetOf, START } from './rate-limit.suite.js';
 import { deleteRateLimitKeys, pingRedis, redisSuitesRun, requireRedis, TEST_REDIS_URL } from './support/redis.js';

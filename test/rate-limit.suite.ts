@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Response } from 'supertest';
-import { ApiKeysService, ManualClock, type CreatedKey } from '@app/common';
+import { ManualClock } from '@app/common';
+import { ApiKeysService, type CreatedKey } from '../apps/api/src/api-keys/index.js';
 import { contractorInput, countContractors } from './factories/contractors.js';
 import { deleteRateLimitKeys } from './support/redis.js';
 import { bearer, createTestApp, type TestApp } from './support/test-app.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import type { CreatedKey } from '@app/common';
+import { type CreatedKey } from '../apps/api/src/api-keys/index.js';
 import { captureLogs, type LogCapture } from './support/log-lines.js';
 import { bearer, createTestApp, type TestApp } from './support/test-app.js';
 import { UUID } from './support/assertions.js';

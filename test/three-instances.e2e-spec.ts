@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ApiKeyCache, ApiKeysService, hashApiKey, ManualClock, type CreatedKey } from '@app/common';
+import { ManualClock } from '@app/common';
+import { ApiKeyCache, ApiKeysService, hashApiKey, type CreatedKey } from '../apps/api/src/api-keys/index.js';
 import { WebhookDispatcher } from '../apps/api/src/webhooks/index.js';
 import { deleteRateLimitKeys, pingRedis, redisSuitesRun, requireRedis, TEST_REDIS_URL } from './support/redis.js';
 import { bearer, createTestApp, createTestDatabase, dropTestDatabase, type TestApp } from './support/test-app.js';

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import { TEAM_SLOTS, WebhookDispatcher } from '../apps/api/src/webhooks/webhook-dispatcher.js';
 import { bearer, createTestApp, type Team, type TestApp } from './support/test-app.js';
 import { until as waitUntil } from './support/until.js';
+import { slowAndFastTeams, WebhookReceiver } from './support/webhook-receiver.js';
 
 // Issue 21, point 2: one team's slow endpoints must not delay another team's webhooks. The slow team's endpoints
 // here never answer until the test lets them, so every assertion is about order (what was claimed while what was
@@ -20,23 +20,16 @@ const CONFIG = {
 };
 
 /** Holds every request to /slow/… until released; answers /fast at once. */
-class HoldingReceiver {
+class HoldingReceiver extends WebhookReceiver {
   readonly held: ServerResponse[] = [];
-  readonly arrivals: string[] = [];
-  private server!: Server;
-  base = '';
 
-  async start(): Promise<void> {
-    this.server = createServer((request, response) => {
-      request.resume();
-      request.on('end', () => {
-        this.arrivals.push(request.url ?? '');
-        if (request.url?.startsWith('/slow/')) this.held.push(response);
-        else response.end('ok');
-      });
-    });
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.base = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  get arrivals(): string[] {
+    return this.paths;
+  }
+
+  protected override answer(path: string, response: ServerResponse): void {
+    if (path.startsWith('/slow/')) this.held.push(response);
+    else response.end('ok');
   }
 
   slowArrivals(): number {
@@ -48,10 +41,9 @@ class HoldingReceiver {
     this.held[index].end('ok');
   }
 
-  async stop(): Promise<void> {
+  override async stop(): Promise<void> {
     for (const response of this.held) if (!response.writableEnded) response.end('ok');
-    this.server.closeAllConnections();
-    await new Promise((resolve) => this.server.close(resolve));
+    await super.stop();
   }
 }
 
@@ -67,22 +59,7 @@ describe('webhook delivery across teams', () => {
   beforeAll(async () => {
     await receiver.start();
     sut = await createTestApp({ config: CONFIG });
-    slow = await sut.createTeam('Slow endpoints');
-    fast = await sut.createTeam('Fast endpoint');
-    for (let i = 0; i < 20; i++) {
-      await sut
-        .http()
-        .post('/v1/webhook-endpoints')
-        .set(...bearer(slow))
-        .send({ url: `${receiver.base}/slow/${i}` })
-        .expect(201);
-    }
-    await sut
-      .http()
-      .post('/v1/webhook-endpoints')
-      .set(...bearer(fast))
-      .send({ url: `${receiver.base}/fast` })
-      .expect(201);
+    ({ slow, fast } = await slowAndFastTeams(sut, receiver.base));
   });
   afterAll(async () => {
     await receiver.stop();

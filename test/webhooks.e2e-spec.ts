@@ -384,24 +384,27 @@ describe('webhook SSRF guard', () => {
     }
   });
 
-  // Issue 21, point 1: Node never calls the custom lookup for an IP-literal host, so such an endpoint (stored while
-  // WEBHOOKS_ALLOW_PRIVATE=true) used to be delivered to on /test and /retry after the switch was off.
-  it('checks an IP-literal host again at every delivery, /test and /retry included', async () => {
+  /**
+   * An endpoint at `url` (the receiver on 127.0.0.1, or `host` in its place) stored while private addresses were
+   * allowed, then the service restarted with them refused (`strict`): what both tests below start from.
+   */
+  const storedThenRefused = async (host?: string) => {
     const databaseUrl = await createTestDatabase();
     const receiver = new Receiver();
     await receiver.start();
     const lenient = await createTestApp({ databaseUrl, config: FAST });
     const team = await lenient.createTeam();
+    const url = host ? receiver.url.replace('127.0.0.1', host) : receiver.url;
     const created = await lenient
       .http()
       .post('/v1/webhook-endpoints')
       .set(...bearer(team))
-      .send({ url: receiver.url })
+      .send({ url })
       .expect(201);
     await lenient.close();
-    expect(new URL(receiver.url).hostname).toBe('127.0.0.1');
     const strict = await createTestApp({ databaseUrl, config: { ...FAST, WEBHOOKS_ALLOW_PRIVATE: false } });
     const id = (created.body as { data: { id: string } }).data.id;
+    /** The endpoint's latest delivery once it was attempted `attempts` times and refused. */
     const refusedDelivery = async (attempts: number): Promise<Delivery> => {
       for (let waited = 0; ; waited += 25) {
         const [delivery] = (
@@ -417,6 +420,19 @@ describe('webhook SSRF guard', () => {
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
     };
+    const close = async (): Promise<void> => {
+      await strict.close();
+      await receiver.stop();
+      await dropTestDatabase(databaseUrl);
+    };
+    return { receiver, strict, team, id, url, refusedDelivery, close };
+  };
+
+  // Issue 21, point 1: Node never calls the custom lookup for an IP-literal host, so such an endpoint (stored while
+  // WEBHOOKS_ALLOW_PRIVATE=true) used to be delivered to on /test and /retry after the switch was off.
+  it('checks an IP-literal host again at every delivery, /test and /retry included', async () => {
+    const { receiver, strict, team, id, url, refusedDelivery, close } = await storedThenRefused();
+    expect(new URL(url).hostname).toBe('127.0.0.1');
     try {
       await strict
         .http()
@@ -438,55 +454,23 @@ describe('webhook SSRF guard', () => {
       expect(receiver.receipts).toEqual([]);
       expect(strict.app.get(WebhookDispatcher).sent).toBeGreaterThanOrEqual(2);
     } finally {
-      await strict.close();
-      await receiver.stop();
-      await dropTestDatabase(databaseUrl);
+      await close();
     }
   });
 
   it('checks the address again at every delivery', async () => {
-    const databaseUrl = await createTestDatabase();
-    const receiver = new Receiver();
-    await receiver.start();
-    const lenient = await createTestApp({ databaseUrl, config: FAST });
-    const team = await lenient.createTeam();
-    const created = await lenient
-      .http()
-      .post('/v1/webhook-endpoints')
-      .set(...bearer(team))
-      .send({ url: receiver.url.replace('127.0.0.1', 'localhost') })
-      .expect(201);
-    await lenient.close();
-    const strict = await createTestApp({ databaseUrl, config: { ...FAST, WEBHOOKS_ALLOW_PRIVATE: false } });
+    const { receiver, strict, team, id, refusedDelivery, close } = await storedThenRefused('localhost');
     try {
-      const id = (created.body as { data: { id: string } }).data.id;
       await strict
         .http()
         .post(`/v1/webhook-endpoints/${id}/test`)
         .set(...bearer(team))
         .expect(202);
-      for (let waited = 0; ; waited += 25) {
-        const [delivery] = (
-          (
-            await strict
-              .http()
-              .get(`/v1/webhook-endpoints/${id}/deliveries`)
-              .set(...bearer(team))
-          ).body as { data: Delivery[] }
-        ).data;
-        if (delivery.lastError) {
-          expect(delivery.lastError).toContain('may not reach');
-          break;
-        }
-        if (waited > 5_000) throw new Error('the delivery was never attempted');
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
+      expect((await refusedDelivery(1)).lastError).toContain('may not reach');
       expect(receiver.receipts).toEqual([]);
       expect(strict.app.get(WebhookDispatcher).sent).toBeGreaterThan(0);
     } finally {
-      await strict.close();
-      await receiver.stop();
-      await dropTestDatabase(databaseUrl);
+      await close();
     }
   });
 });

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { ApiKeysService, EventsStore, type EventBody } from '@app/common';
+import { type EventBody } from '@app/common';
+import { ApiKeysService } from '../apps/api/src/api-keys/index.js';
+import { EventsStore } from '../apps/api/src/events/index.js';
 import { createUnit, createWorkOrder } from './factories/work-orders.js';
 import { expectError, expectFieldError, ISO_WITH_MS, UUID } from './support/assertions.js';
 import { bearer, createTestApp, type Team, type TestApp } from './support/test-app.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ApiKeysService } from '@app/common';
+import { ApiKeysService } from '../apps/api/src/api-keys/index.js';
 import {
   createUnit,
   createWorkOrder,

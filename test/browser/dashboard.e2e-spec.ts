@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { ManualClock, UsageRecorder } from '@app/common';
+import { ManualClock } from '@app/common';
+import { UsageRecorder } from '../../apps/api/src/api-keys/index.js';
 import { browserSuitesRun, launchChromium, screenshot, seriousAxeViolations } from '../support/browser.js';
 import { bearer, createTestApp, createTestDatabase, dropTestDatabase, type TestApp } from '../support/test-app.js';
 

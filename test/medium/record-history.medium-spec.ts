@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { EventsStore, Transactions, type Actor } from '@app/common';
+import { Transactions, type Actor } from '@app/common';
+import { EventsStore } from '../../apps/api/src/events/index.js';
 import { LandlordsService } from '../../apps/api/src/landlords/landlords.service.js';
 import { createMediumApp, type MediumApp } from '../support/medium-app.js';
 

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { createServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { request as httpRequest, type ServerResponse } from 'node:http';
 import { TEAM_SLOTS } from '../../apps/api/src/webhooks/webhook-dispatcher.js';
 import { bearer, createTestApp, type Team, type TestApp } from '../support/test-app.js';
 import { until } from '../support/until.js';
+import { slowAndFastTeams, WebhookReceiver } from '../support/webhook-receiver.js';
 
 /**
  * Webhook probes from issue 21, kept running: the SSRF guard over every host form that names a refused address,
@@ -43,40 +43,24 @@ const REMOTE_FORMS = [
 
 const REFUSED = 'which webhooks may not reach';
 
-class CountingReceiver {
-  readonly paths: string[] = [];
+/** Answers `/slow/…` after `sleepMs`, counting how many are open at once; anything else at once. */
+class CountingReceiver extends WebhookReceiver {
   /** Slow requests open right now, and the most open at once. */
   open = 0;
   maxOpen = 0;
   sleepMs = 0;
-  private server!: Server;
-  port = 0;
 
-  async start(): Promise<void> {
-    this.server = createServer((request, response) => {
-      request.resume();
-      request.on('end', () => {
-        const path = request.url ?? '';
-        this.paths.push(path);
-        if (!path.startsWith('/slow/')) {
-          response.end('ok');
-          return;
-        }
-        this.open++;
-        this.maxOpen = Math.max(this.maxOpen, this.open);
-        setTimeout(() => {
-          this.open--;
-          response.end('ok');
-        }, this.sleepMs);
-      });
-    });
-    await new Promise<void>((resolve) => this.server.listen(0, '::', resolve));
-    this.port = (this.server.address() as AddressInfo).port;
-  }
-
-  async stop(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise((resolve) => this.server.close(resolve));
+  protected override answer(path: string, response: ServerResponse): void {
+    if (!path.startsWith('/slow/')) {
+      response.end('ok');
+      return;
+    }
+    this.open++;
+    this.maxOpen = Math.max(this.maxOpen, this.open);
+    setTimeout(() => {
+      this.open--;
+      response.end('ok');
+    }, this.sleepMs);
   }
 }
 
@@ -86,7 +70,7 @@ describe('webhook SSRF guard, every host form, at creation and at delivery', () 
   const receiver = new CountingReceiver();
 
   beforeAll(async () => {
-    await receiver.start();
+    await receiver.start('::');
     sut = await createTestApp({
       config: {
         WEBHOOKS_ALLOW_HTTP: true,
@@ -215,27 +199,12 @@ describe('webhook fairness: a team of 20 slow endpoints beside a team with one f
 
   beforeAll(async () => {
     receiver.sleepMs = sleepMs;
-    await receiver.start();
+    await receiver.start('::');
     // Default timeout (10 s); no retry within the test, so each slow delivery is attempted once.
     sut = await createTestApp({
       config: { WEBHOOKS_ALLOW_HTTP: true, WEBHOOKS_ALLOW_PRIVATE: true, WEBHOOK_RETRY_SCHEDULE: '1h' },
     });
-    slow = await sut.createTeam('Slow team');
-    fast = await sut.createTeam('Fast team');
-    for (let i = 0; i < 20; i++) {
-      await sut
-        .http()
-        .post('/v1/webhook-endpoints')
-        .set(...bearer(slow))
-        .send({ url: `http://127.0.0.1:${receiver.port}/slow/${i}` })
-        .expect(201);
-    }
-    await sut
-      .http()
-      .post('/v1/webhook-endpoints')
-      .set(...bearer(fast))
-      .send({ url: `http://127.0.0.1:${receiver.port}/fast` })
-      .expect(201);
+    ({ slow, fast } = await slowAndFastTeams(sut, receiver.base));
   });
   afterAll(async () => {
     await sut?.close();

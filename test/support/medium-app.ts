@@ -2,7 +2,8 @@ import type { INestApplicationContext, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import pg from 'pg';
 import { AppModule } from '../../apps/api/src/core/app.module.js';
-import { ApiKeysService, loadConfig, ManualClock } from '@app/common';
+import { loadConfig, ManualClock } from '@app/common';
+import { ApiKeysService } from '../../apps/api/src/api-keys/index.js';
 import { createTestDatabase, dropTestDatabase } from './test-app.js';
 
 /**

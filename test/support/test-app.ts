@@ -5,7 +5,8 @@ import request from 'supertest';
 import TestAgent from 'supertest/lib/agent.js';
 import { createApi } from '../../apps/api/src/core/bootstrap.js';
 import { openApiDocumentOf } from '../../apps/api/src/core/configure-app.js';
-import { ApiKeysService, AppConfig, loadConfig, ManualClock, type CreatedKey, type Logger } from '@app/common';
+import { AppConfig, loadConfig, ManualClock, type Logger } from '@app/common';
+import { ApiKeysService, type CreatedKey } from '../../apps/api/src/api-keys/index.js';
 import { ResponseConformance, type OpenApiDocument } from './openapi-conformance.js';
 
 export interface TestAppOptions {

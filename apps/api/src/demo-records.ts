@@ -4,14 +4,13 @@ import {
   CONDITIONAL_RESOURCE,
   createValidationPipe,
   eventRecordOf,
-  EventsStore,
-  FIRST_KEY_NAME,
   Transactions,
   type Actor,
   type ConditionalResourceOptions,
-  type CreatedKey,
   type EventContext,
 } from '@app/common';
+import { FIRST_KEY_NAME, type CreatedKey } from './api-keys/index.js';
+import { EventsStore } from './events/index.js';
 import { RESOURCES } from './resources.js';
 
 /** The `@ConditionalResource` options of the controller whose records a service writes, when it announces them. */

@@ -1,5 +1,6 @@
 import type { Type } from '@nestjs/common';
-import { ApiKey, eventRecordsOf, eventTypesOf, Team, type Actor, type EventType } from '@app/common';
+import { eventRecordsOf, eventTypesOf, type Actor, type EventType } from '@app/common';
+import { ApiKey, Team } from './api-keys/index.js';
 import { CONTRACTOR_EXAMPLE } from './contractors/contractor.example.js';
 import { Contractor, ContractorsModule, ContractorsService, CreateContractorDto } from './contractors/index.js';
 import { LANDLORD_EXAMPLE } from './landlords/landlord.example.js';

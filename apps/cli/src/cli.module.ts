@@ -1,7 +1,9 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { AppConfig, AuthModule, Clock, SystemClock } from '@app/common';
+import { AppConfig, Clock, SystemClock } from '@app/common';
 import { dataSourceOptions } from '@app/database';
+import { ApiKeysModule } from '../../api/src/api-keys/index.js';
+import { AccountsModule } from '../../api/src/dashboard/accounts/index.js';
 
 @Global()
 @Module({})
@@ -19,7 +21,8 @@ export class CliModule {
           }),
           autoLoadEntities: true,
         }),
-        AuthModule,
+        ApiKeysModule,
+        AccountsModule,
       ],
       providers: [
         { provide: Clock, useValue: new SystemClock() },

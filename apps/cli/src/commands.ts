@@ -1,4 +1,6 @@
-import { AccountsService, ApiKeysService, isUuid, type KeyAccess } from '@app/common';
+import { isUuid, type KeyAccess } from '@app/common';
+import { AccountsService } from '../../api/src/dashboard/accounts/index.js';
+import { ApiKeysService } from '../../api/src/api-keys/index.js';
 
 export class UsageError extends Error {}
 

@@ -1,5 +1,7 @@
 import { NestFactory } from '@nestjs/core';
-import { AccountsService, ApiKeysService, AppConfig, DomainError, loadConfig } from '@app/common';
+import { AppConfig, DomainError, loadConfig } from '@app/common';
+import { AccountsService } from '../../api/src/dashboard/accounts/index.js';
+import { ApiKeysService } from '../../api/src/api-keys/index.js';
 import { resolveDatabase, runPendingMigrations } from '@app/database';
 import { CliModule } from './cli.module.js';
 import { parseArgs, RefusedError, runCommand, USAGE, UsageError, type ParsedArgs } from './commands.js';

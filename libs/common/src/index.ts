@@ -9,7 +9,6 @@ export * from './persistence/index.js';
 export * from './rate-limit/index.js';
 export * from './validation/index.js';
 export * from './safe-writes/index.js';
-export * from './accounts/index.js';
 export * from './events/index.js';
 export * from './http/security-headers.js';
 export * from './http/api-response-headers.js';

@@ -6,7 +6,6 @@ import {
   ApiKeyGuard,
   DeclaredQueryGuard,
   AppConfig,
-  AuthModule,
   Clock,
   RateLimitModule,
   RateLimitStoreModule,
@@ -14,6 +13,7 @@ import {
   SystemClock,
 } from '@app/common';
 import { dataSourceOptions } from '@app/database';
+import { ApiKeysModule } from '../api-keys/index.js';
 import { DashboardModule } from '../dashboard/index.js';
 import { EventsModule } from '../events/index.js';
 import { WebhooksModule } from '../webhooks/index.js';
@@ -61,7 +61,7 @@ export class AppModule {
           }),
           autoLoadEntities: true,
         }),
-        AuthModule,
+        ApiKeysModule,
         RateLimitStoreModule,
         RateLimitModule,
         SafeWritesModule,

@@ -1,7 +1,9 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { randomBytes } from 'node:crypto';
-import { AccountsService, ApiKeysService, AppConfig, type Logger } from '@app/common';
+import { AppConfig, type Logger } from '@app/common';
+import { AccountsService } from '../dashboard/index.js';
+import { ApiKeysService } from '../api-keys/index.js';
 import { API_PREFIX, DASHBOARD_PATH, DOCS_PATH, HEALTH_PATHS, METRICS_PATH, OPENAPI_PATH } from './configure-app.js';
 import { createDemoRecords } from '../demo-records.js';
 

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { Refusal } from '@app/common';
+import { type Refusal } from './accounts/index.js';
 
 /** The client address the sign-in and sign-up limits count: the TCP peer, or behind TRUST_PROXY_HOPS proxies. */
 export function clientOf(request: Request): string {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { AccountsService, PeriodicTask } from '@app/common';
+import { PeriodicTask } from '@app/common';
+import { AccountsService } from './accounts/index.js';
 import { SessionsService } from './sessions.service.js';
 
 /**

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { WebhooksModule } from '../webhooks/index.js';
+import { AccountsModule } from './accounts/index.js';
 import { DashboardCleanup } from './dashboard.cleanup.js';
 import { FaviconController } from './favicon.controller.js';
 import { DashboardCookies } from './http/cookies.js';
@@ -9,7 +10,9 @@ import { AuthController } from './pages/auth.controller.js';
 import { KeysController } from './pages/keys.controller.js';
 import { UsageController } from './pages/usage.controller.js';
 import { WebhooksController } from './pages/webhooks.controller.js';
+import { SessionsRepository } from './sessions.repository.js';
 import { SessionsService } from './sessions.service.js';
+import { UsageReportRepository } from './usage-report.repository.js';
 import { UsageReportService } from './usage-report.service.js';
 
 /**
@@ -17,7 +20,7 @@ import { UsageReportService } from './usage-report.service.js';
  * port, one controller per page (`pages/`); the sessions, CSRF and form plumbing is in `http/` and `forms/`.
  */
 @Module({
-  imports: [WebhooksModule],
+  imports: [AccountsModule, WebhooksModule],
   controllers: [
     AssetsController,
     AuthController,
@@ -26,6 +29,14 @@ import { UsageReportService } from './usage-report.service.js';
     WebhooksController,
     FaviconController,
   ],
-  providers: [SessionsService, UsageReportService, DashboardCleanup, DashboardCookies, FormTokens],
+  providers: [
+    SessionsService,
+    SessionsRepository,
+    UsageReportService,
+    UsageReportRepository,
+    DashboardCleanup,
+    DashboardCookies,
+    FormTokens,
+  ],
 })
 export class DashboardModule {}

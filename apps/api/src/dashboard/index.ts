@@ -1,2 +1,3 @@
 export { DashboardModule } from './dashboard.module.js';
 export { DASHBOARD } from './views/layout.js';
+export * from './accounts/index.js';

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash, randomBytes } from 'node:crypto';
-import { DataSource } from 'typeorm';
-import { AppConfig, Clock, type Account } from '@app/common';
+import { AppConfig, Clock } from '@app/common';
+import { type Account } from './accounts/index.js';
+import { SessionsRepository } from './sessions.repository.js';
 
 /** A session ends after this long without a request. */
 export const SESSION_IDLE_MS = 12 * 3_600_000;
@@ -30,7 +30,7 @@ const hashOf = (sessionId: string): string => createHash('sha256').update(sessio
 @Injectable()
 export class SessionsService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly sessions: SessionsRepository,
     private readonly clock: Clock,
     private readonly config: AppConfig,
   ) {}
@@ -45,11 +45,7 @@ export class SessionsService {
     const sessionId = randomBytes(32).toString('base64url');
     const csrfToken = randomBytes(32).toString('base64url');
     const now = new Date(this.clock.now());
-    await this.db.query(
-      `INSERT INTO dashboard_sessions (id_hash, team_id, user_id, csrf_token, created_at, last_seen_at)
-       VALUES ($1, $2, $3, $4, $5, $5)`,
-      [hashOf(sessionId), account.teamId, account.userId, csrfToken, now],
-    );
+    await this.sessions.insert(hashOf(sessionId), { teamId: account.teamId, userId: account.userId, csrfToken }, now);
     return {
       sessionId,
       session: {
@@ -67,56 +63,33 @@ export class SessionsService {
    * lifetime (it is ended then).
    */
   async find(sessionId: string): Promise<Session | 'expired' | undefined> {
-    const rows: Array<{
-      team_id: string;
-      user_id: string;
-      email: string;
-      team_name: string;
-      csrf_token: string;
-      created_at: Date;
-      last_seen_at: Date;
-    }> = await this.db.query(
-      `SELECT s.team_id, s.user_id, u.email, t.name AS team_name, s.csrf_token, s.created_at, s.last_seen_at
-         FROM dashboard_sessions s
-         JOIN users u ON u.team_id = s.team_id AND u.id = s.user_id
-         JOIN teams t ON t.id = s.team_id
-        WHERE s.id_hash = $1`,
-      [hashOf(sessionId)],
-    );
-    const row = rows[0];
+    const row = await this.sessions.find(hashOf(sessionId));
     if (!row) return undefined;
     const now = this.clock.now();
-    const idle = now - row.last_seen_at.getTime();
-    if (idle >= SESSION_IDLE_MS || now - row.created_at.getTime() >= this.maxAgeMs) {
+    const idle = now - row.lastSeenAt.getTime();
+    if (idle >= SESSION_IDLE_MS || now - row.createdAt.getTime() >= this.maxAgeMs) {
       await this.end(sessionId);
       return 'expired';
     }
     if (idle >= TOUCH_EVERY_MS) {
-      await this.db.query('UPDATE dashboard_sessions SET last_seen_at = $2 WHERE id_hash = $1', [
-        hashOf(sessionId),
-        new Date(now),
-      ]);
+      await this.sessions.touch(hashOf(sessionId), new Date(now));
     }
     return {
-      teamId: row.team_id,
-      userId: row.user_id,
+      teamId: row.teamId,
+      userId: row.userId,
       email: row.email,
-      teamName: row.team_name,
-      csrfToken: row.csrf_token,
+      teamName: row.teamName,
+      csrfToken: row.csrfToken,
     };
   }
 
   async end(sessionId: string): Promise<void> {
-    await this.db.query('DELETE FROM dashboard_sessions WHERE id_hash = $1', [hashOf(sessionId)]);
+    await this.sessions.delete(hashOf(sessionId));
   }
 
   /** Deletes sessions idle for longer than the limit or past their absolute lifetime (the scheduled cleanup). */
   async deleteExpired(): Promise<number> {
     const now = this.clock.now();
-    const [, count]: [unknown, number] = await this.db.query(
-      'DELETE FROM dashboard_sessions WHERE last_seen_at <= $1 OR created_at <= $2',
-      [new Date(now - SESSION_IDLE_MS), new Date(now - this.maxAgeMs)],
-    );
-    return count;
+    return this.sessions.deleteExpired(new Date(now - SESSION_IDLE_MS), new Date(now - this.maxAgeMs));
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { Clock, USAGE_DAYS, RECENT_REQUESTS, UsageRecorder, type StatusClass } from '@app/common';
+import { Clock } from '@app/common';
+import { USAGE_DAYS, RECENT_REQUESTS, UsageRecorder } from '../api-keys/index.js';
+import { UsageReportRepository } from './usage-report.repository.js';
 import type { DailyUsage, RecentRequestView } from './views/usage-page.js';
 
 const DAY_MS = 86_400_000;
@@ -10,7 +10,7 @@ const DAY_MS = 86_400_000;
 @Injectable()
 export class UsageReportService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly usage: UsageReportRepository,
     private readonly clock: Clock,
     private readonly recorder: UsageRecorder,
   ) {}
@@ -20,59 +20,28 @@ export class UsageReportService {
     await this.recorder.flush();
     const now = this.clock.now();
     const days = Array.from({ length: USAGE_DAYS }, (_, i) => new Date(now - i * DAY_MS).toISOString().slice(0, 10));
-    const counts: Array<{
-      id: string;
-      name: string | null;
-      prefix: string | null;
-      day: string | null;
-      status_class: StatusClass | null;
-      requests: string | null;
-    }> = await this.db.query(
-      `SELECT k.id, k.name, k.prefix, to_char(u.day, 'YYYY-MM-DD') AS day, u.status_class, u.requests
-         FROM api_keys k
-         LEFT JOIN api_key_usage_daily u
-           ON u.team_id = k.team_id AND u.api_key_id = k.id AND u.day >= $2::date
-        WHERE k.team_id = $1
-        ORDER BY k.created_at, k.id`,
-      [teamId, days[days.length - 1]],
-    );
+    const counts = await this.usage.dailyCounts(teamId, days[days.length - 1]);
     const byKey = new Map<string, DailyUsage>();
     for (const row of counts) {
-      let key = byKey.get(row.id);
+      let key = byKey.get(row.apiKeyId);
       if (!key) {
         key = {
-          apiKeyId: row.id,
+          apiKeyId: row.apiKeyId,
           name: row.name,
           prefix: row.prefix,
           days: days.map((day) => ({ day, ok: 0, clientErrors: 0, limited: 0, serverErrors: 0 })),
         };
-        byKey.set(row.id, key);
+        byKey.set(row.apiKeyId, key);
       }
       const day = key.days.find((entry) => entry.day === row.day);
-      if (!day || !row.status_class) continue;
+      if (!day || !row.statusClass) continue;
       const requests = Number(row.requests);
-      if (row.status_class === '2xx-3xx') day.ok += requests;
-      else if (row.status_class === '4xx') day.clientErrors += requests;
-      else if (row.status_class === '429') day.limited += requests;
+      if (row.statusClass === '2xx-3xx') day.ok += requests;
+      else if (row.statusClass === '4xx') day.clientErrors += requests;
+      else if (row.statusClass === '429') day.limited += requests;
       else day.serverErrors += requests;
     }
-    const recent: Array<{
-      at: Date;
-      name: string | null;
-      prefix: string | null;
-      method: string;
-      path: string;
-      status: number;
-      duration_ms: number;
-    }> = await this.db.query(
-      `SELECT l.at, k.name, k.prefix, l.method, l.path, l.status, l.duration_ms
-         FROM api_request_log l
-         JOIN api_keys k ON k.team_id = l.team_id AND k.id = l.api_key_id
-        WHERE l.team_id = $1 AND l.at >= $2
-        ORDER BY l.at DESC, l.id DESC
-        LIMIT $3`,
-      [teamId, new Date(now - USAGE_DAYS * DAY_MS), RECENT_REQUESTS],
-    );
+    const recent = await this.usage.recentRequests(teamId, new Date(now - USAGE_DAYS * DAY_MS), RECENT_REQUESTS);
     return {
       daily: [...byKey.values()],
       recent: recent.map((row) => ({
@@ -83,7 +52,7 @@ export class UsageReportService {
         method: row.method,
         path: row.path,
         status: row.status,
-        durationMs: row.duration_ms,
+        durationMs: row.durationMs,
       })),
     };
   }

@@ -1,6 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiErrors, Authenticated, EventsStore, RATE_LIMIT_HEADERS, TeamId } from '@app/common';
+import { ApiErrors, Authenticated, RATE_LIMIT_HEADERS, TeamId } from '@app/common';
+import { EventsStore } from './events.store.js';
 import { EventListResponse } from './dto/event.response.js';
 import { ListEventsQuery } from './dto/list-events.query.js';
 import { eventRecordNames } from '../resources.js';

@@ -43,7 +43,7 @@ export class ApiMetrics {
   constructor(@InjectDataSource() dataSource: DataSource, config: AppConfig, dispatcher: WebhookDispatcher) {
     collectDefaultMetrics({ register: this.registry });
     registerDatabasePoolMetrics(this.registry, dataSource, config.DB_POOL_SIZE);
-    registerWebhookMetrics(this.registry, dataSource, dispatcher);
+    registerWebhookMetrics(this.registry, dispatcher);
   }
 
   /** Express middleware, first in the chain: every answered request is counted, 404s and 413s included. */

@@ -1,21 +1,17 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import type { DataSource } from 'typeorm';
 import type { WebhookDispatcher } from '../webhooks/index.js';
 
 /**
  * Webhook delivery metrics: the queue's depth (pending deliveries, all instances; read at scrape time through
  * the partial index on pending rows), and this instance's attempts by outcome with their duration.
  */
-export function registerWebhookMetrics(registry: Registry, db: DataSource, dispatcher: WebhookDispatcher): void {
+export function registerWebhookMetrics(registry: Registry, dispatcher: WebhookDispatcher): void {
   new Gauge({
     name: 'webhook_queue_depth',
     help: 'Webhook deliveries waiting to be sent (due now or later), across every instance',
     registers: [registry],
     async collect() {
-      const [row] = await db.query<Array<{ n: number }>>(
-        `SELECT count(*)::int AS n FROM webhook_deliveries WHERE state = 'pending'`,
-      );
-      this.set(row.n);
+      this.set(await dispatcher.queueDepth());
     },
   });
   const attempts = new Counter({

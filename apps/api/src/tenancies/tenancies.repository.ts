@@ -64,9 +64,9 @@ export class TenanciesRepository extends TeamScopedRepository<Tenancy, TenancyRo
     unitIds: string[],
     manager: EntityManager,
   ): Promise<void> {
-    await this.teamSql(
+    await this.deleteWhere(
       teamId,
-      'DELETE FROM tenant_units WHERE team_id = $1 AND tenant_id = $2 AND unit_id <> ALL ($3::uuid[])',
+      { from: 'tenant_units tu', where: 'tu.tenant_id = $2 AND tu.unit_id <> ALL ($3::uuid[])' },
       [tenantId, unitIds],
       manager,
     );
@@ -74,7 +74,7 @@ export class TenanciesRepository extends TeamScopedRepository<Tenancy, TenancyRo
     // `created_at` has millisecond precision, so links added by one request would tie and list in random
     // order. Stamping them one millisecond apart, after the tenant's newest link, keeps "oldest first"
     // equal to the order the caller gave.
-    await this.teamSql(
+    await this.statement(
       teamId,
       `WITH added AS (
          SELECT wanted.unit_id, row_number() OVER (ORDER BY wanted.position) AS position
@@ -91,6 +91,7 @@ export class TenanciesRepository extends TeamScopedRepository<Tenancy, TenancyRo
        FROM added, base
        ON CONFLICT (team_id, tenant_id, unit_id) DO NOTHING`,
       [tenantId, unitIds],
+      { why: 'an INSERT … SELECT: $1 in every inserted row, both CTEs read the team’s rows (team_id = $1)' },
       manager,
     );
   }

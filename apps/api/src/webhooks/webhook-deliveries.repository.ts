@@ -33,13 +33,14 @@ export class WebhookDeliveriesRepository extends TeamScopedTable<DeliveryRow> {
     event: { id: string; type: string; body: string },
     now: Date,
   ): Promise<DeliveryRow | undefined> {
-    const [row] = await this.teamSql<DeliveryRow>(
+    const [row] = await this.statement<DeliveryRow>(
       teamId,
       `INSERT INTO webhook_deliveries AS d (team_id, endpoint_id, event_id, type, body, next_attempt_at, created_at)
        SELECT $1, $2, $3, $4, $5, $6, $6
         WHERE EXISTS (SELECT 1 FROM webhook_endpoints WHERE team_id = $1 AND id = $2)
        RETURNING ${COLUMNS}`,
       [endpointId, event.id, event.type, event.body, now],
+      { why: 'an INSERT … SELECT: $1 in the inserted row, and the endpoint must be the team’s (team_id = $1)' },
     );
     return row;
   }
@@ -49,13 +50,14 @@ export class WebhookDeliveriesRepository extends TeamScopedTable<DeliveryRow> {
    * when the team's endpoint has no such delivery.
    */
   async retry(teamId: string, endpointId: string, id: string, now: Date): Promise<DeliveryRow | undefined> {
-    const [row] = await this.teamSql<DeliveryRow & { woken: unknown }>(
+    const [row] = await this.statement<DeliveryRow & { woken: unknown }>(
       teamId,
       `WITH changed AS (
          UPDATE webhook_deliveries d SET state = 'pending', next_attempt_at = $4, locked_until = NULL, attempts = 0
           WHERE d.team_id = $1 AND d.endpoint_id = $2 AND d.id = $3 RETURNING ${COLUMNS})
        SELECT changed.*, pg_notify('webhook_delivery', '') AS woken FROM changed`,
       [endpointId, id, now],
+      { why: 'an UPDATE of the team’s delivery (d.team_id = $1) that also wakes the dispatchers' },
     );
     if (!row) return undefined;
     const { woken: _woken, ...delivery } = row;

@@ -2,8 +2,9 @@ import { Injectable, Logger, BeforeApplicationShutdown, OnApplicationBootstrap }
 import { InjectDataSource } from '@nestjs/typeorm';
 import pg from 'pg';
 import { DataSource } from 'typeorm';
-import { AppConfig, Clock, sessionUrlOf } from '@app/common';
+import { AppConfig, Clock, sessionUrlOf, Transactions } from '@app/common';
 import { parseSchedule, retryDelay } from './retry-schedule.js';
+import { WebhookQueueRepository, type AttemptResult, type ClaimedDelivery } from './webhook-queue.repository.js';
 import { WebhookSender, type Outcome } from './webhook-sender.js';
 
 /** A claim holds a delivery this much longer than an attempt may take, so a live sender always finishes first. */
@@ -16,19 +17,7 @@ export const TEAM_SLOTS = 4;
 export const FAILING_DISABLE_MS = 5 * 86_400_000;
 const LISTEN_RETRY_MS = 5_000;
 
-interface Claimed {
-  team_id: string;
-  id: string;
-  endpoint_id: string;
-  event_id: string;
-  body: string;
-  attempts: number;
-  url: string;
-  secret: string;
-  previous_secret: string | null;
-  previous_secret_until: Date | null;
-  enabled: boolean;
-}
+type Claimed = ClaimedDelivery;
 
 /**
  * Sends webhook deliveries from the PostgreSQL queue (`webhook_deliveries`); runs in every instance.
@@ -71,6 +60,8 @@ export class WebhookDispatcher implements BeforeApplicationShutdown, OnApplicati
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
+    private readonly queue: WebhookQueueRepository,
+    private readonly transactions: Transactions,
     private readonly config: AppConfig,
     private readonly clock: Clock,
   ) {
@@ -155,33 +146,14 @@ export class WebhookDispatcher implements BeforeApplicationShutdown, OnApplicati
    */
   private async claim(limit: number): Promise<Claimed[]> {
     const now = this.clock.now();
-    return this.db.transaction(async (manager): Promise<Claimed[]> => {
-      await manager.query(`SELECT pg_advisory_xact_lock(hashtext('webhook_deliveries:claim'))`);
-      return manager.query(
-        `WITH busy AS (
-           SELECT team_id, count(*)::int AS n FROM webhook_deliveries
-            WHERE state = 'pending' AND locked_until > $1
-            GROUP BY team_id),
-         due AS (
-           SELECT d.team_id, d.id, d.next_attempt_at,
-                  COALESCE(b.n, 0) + row_number() OVER (PARTITION BY d.team_id ORDER BY d.next_attempt_at, d.id) AS turn
-             FROM webhook_deliveries d LEFT JOIN busy b ON b.team_id = d.team_id
-            WHERE d.state = 'pending' AND d.next_attempt_at <= $1 AND (d.locked_until IS NULL OR d.locked_until <= $1)),
-         chosen AS (
-           SELECT team_id, id FROM due WHERE turn <= $3 ORDER BY turn, next_attempt_at, id LIMIT $2),
-         locked AS (
-           SELECT team_id, id FROM webhook_deliveries
-            WHERE (team_id, id) IN (SELECT team_id, id FROM chosen)
-              AND state = 'pending' AND (locked_until IS NULL OR locked_until <= $1)
-            FOR UPDATE SKIP LOCKED),
-         claimed AS (
-           UPDATE webhook_deliveries d SET locked_until = $4, attempts = d.attempts + 1
-             FROM locked, webhook_endpoints w
-            WHERE d.team_id = locked.team_id AND d.id = locked.id AND w.team_id = d.team_id AND w.id = d.endpoint_id
-           RETURNING d.team_id, d.id, d.endpoint_id, d.event_id, d.body, d.attempts,
-                     w.url, w.secret, w.previous_secret, w.previous_secret_until, w.enabled)
-         SELECT * FROM claimed`,
-        [new Date(now), limit, TEAM_SLOTS, new Date(now + this.timeoutMs + LEASE_MARGIN_MS)],
+    return this.transactions.run(async (manager): Promise<Claimed[]> => {
+      await this.queue.lockClaims(manager);
+      return this.queue.claim(
+        manager,
+        new Date(now),
+        limit,
+        TEAM_SLOTS,
+        new Date(now + this.timeoutMs + LEASE_MARGIN_MS),
       );
     });
   }
@@ -219,46 +191,25 @@ export class WebhookDispatcher implements BeforeApplicationShutdown, OnApplicati
     const delay = ok || gone || !delivery.enabled ? undefined : retryDelay(this.schedule, delivery.attempts);
     const state = ok ? 'succeeded' : delay === undefined ? 'failed' : 'pending';
     const next = delay === undefined ? null : new Date(now + delay);
-    await this.db.transaction(async (manager): Promise<void> => {
-      // Through a CTE: TypeORM answers a bare UPDATE … RETURNING with [rows, count].
-      const updated: unknown[] = await manager.query(
-        `WITH recorded AS (
-           UPDATE webhook_deliveries
-              SET state = $4, last_status = $5, last_error = $6, next_attempt_at = $7, locked_until = NULL
-            WHERE team_id = $1 AND id = $2 AND attempts = $3
-            RETURNING id)
-         SELECT id FROM recorded`,
-        [delivery.team_id, delivery.id, delivery.attempts, state, outcome.status ?? null, error, next],
-      );
+    await this.transactions.run(async (manager): Promise<void> => {
+      const result: AttemptResult = { state, status: outcome.status ?? null, error, nextAttemptAt: next };
       // The lease ran out and someone else took the delivery: their result counts, not this one.
-      if (updated.length === 0) return;
-      if (ok) {
-        await manager.query(
-          'UPDATE webhook_endpoints SET failing_since = NULL WHERE team_id = $1 AND id = $2 AND failing_since IS NOT NULL',
-          [delivery.team_id, delivery.endpoint_id],
-        );
-        return;
-      }
+      if (!(await this.queue.recordAttempt(manager, delivery, result))) return;
+      if (ok) return this.queue.endpointSucceeded(manager, delivery.team_id, delivery.endpoint_id);
       if (gone) {
-        await manager.query(
-          `UPDATE webhook_endpoints SET enabled = false, disabled_reason = $3, updated_at = $4
-            WHERE team_id = $1 AND id = $2`,
-          [delivery.team_id, delivery.endpoint_id, 'The endpoint answered 410 Gone', new Date(now)],
-        );
-        return;
+        const reason = 'The endpoint answered 410 Gone';
+        return this.queue.disableEndpoint(manager, delivery.team_id, delivery.endpoint_id, reason, new Date(now));
       }
       if (!delivery.enabled) return;
-      await manager.query(
-        `UPDATE webhook_endpoints
-            SET failing_since = COALESCE(failing_since, $3),
-                enabled = CASE WHEN COALESCE(failing_since, $3) <= $4 THEN false ELSE enabled END,
-                disabled_reason = CASE WHEN COALESCE(failing_since, $3) <= $4
-                                       THEN 'Every delivery failed for 5 days' ELSE disabled_reason END
-          WHERE team_id = $1 AND id = $2`,
-        [delivery.team_id, delivery.endpoint_id, new Date(now), new Date(now - FAILING_DISABLE_MS)],
-      );
+      const disableBy = new Date(now - FAILING_DISABLE_MS);
+      await this.queue.endpointFailed(manager, delivery.team_id, delivery.endpoint_id, new Date(now), disableBy);
     });
     return state;
+  }
+
+  /** Deliveries waiting to be sent, across every instance (the metrics' queue depth). */
+  queueDepth(): Promise<number> {
+    return this.queue.pendingCount();
   }
 
   /** One connection per instance LISTENs for new deliveries; lost, it retries quietly (the poll still runs). */

@@ -28,9 +28,9 @@ export class WebhookEndpointsRepository extends TeamScopedTable<WebhookEndpointR
   }
 
   async count(teamId: string, manager?: EntityManager): Promise<number> {
-    const [{ n }] = await this.teamSql<{ n: number }>(
+    const [{ n }] = await this.select<{ n: number }>(
       teamId,
-      'SELECT count(*)::int AS n FROM webhook_endpoints WHERE team_id = $1',
+      { from: 'webhook_endpoints e', columns: 'count(*)::int AS n' },
       [],
       manager,
     );
@@ -71,11 +71,9 @@ export class WebhookEndpointsRepository extends TeamScopedTable<WebhookEndpointR
       set('enabled', changes.enabled);
       if (changes.enabled) sets.push('disabled_reason = NULL', 'failing_since = NULL');
     }
-    const [row] = await this.teamSql<WebhookEndpointRow>(
+    const [row] = await this.updateWhere<WebhookEndpointRow>(
       teamId,
-      // Through a CTE: TypeORM answers a bare UPDATE … RETURNING with [rows, count] instead of the rows.
-      `WITH changed AS (UPDATE webhook_endpoints e SET ${sets.join(', ')} WHERE e.team_id = $1 AND e.id = $2
-       RETURNING ${COLUMNS}) SELECT * FROM changed`,
+      { table: 'webhook_endpoints e', set: sets.join(', '), where: 'e.id = $2', returning: COLUMNS },
       values,
     );
     return row;
@@ -89,13 +87,14 @@ export class WebhookEndpointsRepository extends TeamScopedTable<WebhookEndpointR
     previousUntil: Date,
     now: Date,
   ): Promise<WebhookEndpointRow | undefined> {
-    const [row] = await this.teamSql<WebhookEndpointRow>(
+    const [row] = await this.updateWhere<WebhookEndpointRow>(
       teamId,
-      `WITH changed AS (
-         UPDATE webhook_endpoints e
-            SET previous_secret = secret, previous_secret_until = $3, secret = $4, updated_at = $5
-          WHERE e.team_id = $1 AND e.id = $2 RETURNING ${COLUMNS})
-       SELECT * FROM changed`,
+      {
+        table: 'webhook_endpoints e',
+        set: 'previous_secret = secret, previous_secret_until = $3, secret = $4, updated_at = $5',
+        where: 'e.id = $2',
+        returning: COLUMNS,
+      },
       [id, previousUntil, secret, now],
     );
     return row;

@@ -7,7 +7,7 @@ import { WorkOrder } from './work-order.entity.js';
 import type { WorkOrderRow, WorkOrderState, WorkOrderWrite } from './work-order.row.js';
 
 // Work orders are the busiest resource: every read, create and update is one round trip. Each statement binds
-// the team as $1 (see teamSql).
+// the team as $1 (the team-scoped builders; the two CTEs below say why they are safe).
 
 /** Must match the trigram index `work_orders_search_trgm` exactly for PostgreSQL to use it. */
 const SEARCH_EXPRESSION = '(w.title || chr(31) || w.code)';
@@ -100,10 +100,15 @@ export class WorkOrdersRepository extends TeamScopedRepository<WorkOrder, WorkOr
     id: string,
     limit: number,
   ): Promise<{ total: number; codes: string[] }> {
-    const rows = await this.teamSql<{ code: string; total: string }>(
+    const rows = await this.select<{ code: string; total: string }>(
       teamId,
-      `SELECT code, count(*) OVER () AS total FROM work_orders
-       WHERE team_id = $1 AND ${COLUMN_OF[field]} = $2 ORDER BY number LIMIT $3`,
+      {
+        from: 'work_orders w',
+        columns: 'w.code, count(*) OVER () AS total',
+        where: `w.${COLUMN_OF[field]} = $2`,
+        orderBy: 'w.number',
+        limit: '$3',
+      },
       [id, limit],
     );
     return { total: Number(rows[0]?.total ?? 0), codes: rows.map((row) => row.code) };
@@ -111,10 +116,12 @@ export class WorkOrdersRepository extends TeamScopedRepository<WorkOrder, WorkOr
 
   /** The state an update decides on. */
   async findState(teamId: string, id: string): Promise<WorkOrderState | undefined> {
-    const rows = await this.preparedTeamSql<WorkOrderState>(
+    const rows = await this.select<WorkOrderState>(
       teamId,
-      'SELECT status, contractor_id AS "contractorId" FROM work_orders WHERE team_id = $1 AND id = $2',
+      { from: 'work_orders w', columns: 'w.status, w.contractor_id AS "contractorId"', where: 'w.id = $2' },
       [id],
+      undefined,
+      { prepared: true },
     );
     return rows[0];
   }
@@ -134,7 +141,8 @@ export class WorkOrdersRepository extends TeamScopedRepository<WorkOrder, WorkOr
         RETURNING *)
       SELECT ${COLUMNS} FROM w ${JOINS} WHERE w.team_id = $1`;
     try {
-      const [row] = await this.preparedTeamSql<WorkOrderRow>(teamId, sql, [id, ...params]);
+      const why = 'the team’s number (teams.id = $1) and an INSERT … SELECT with $1 in the row, read back by team';
+      const [row] = await this.statement<WorkOrderRow>(teamId, sql, [id, ...params], { why, prepared: true });
       return row;
     } catch (error) {
       throw this.externalRefConflict(linkError(error), values);
@@ -153,19 +161,21 @@ export class WorkOrdersRepository extends TeamScopedRepository<WorkOrder, WorkOr
   ): Promise<WorkOrderRow | undefined> {
     const [columns, params] = columnsOf(values);
     const sets = columns.map((column, i) => `${column} = $${i + 5}`);
-    const sql = `WITH w AS (
-        UPDATE work_orders
-        SET ${[...sets, "updated_at = greatest(clock_timestamp(), updated_at + interval '1 millisecond')"].join(', ')}
-        WHERE team_id = $1 AND id = $2 AND status = $3 AND contractor_id IS NOT DISTINCT FROM $4
-        RETURNING *)
-      SELECT ${COLUMNS} FROM w ${JOINS}`;
+    const set = [...sets, "updated_at = greatest(clock_timestamp(), updated_at + interval '1 millisecond')"].join(', ');
     try {
-      const rows = await this.preparedTeamSql<WorkOrderRow>(teamId, sql, [
-        id,
-        expected.status,
-        expected.contractorId,
-        ...params,
-      ]);
+      const rows = await this.updateWhere<WorkOrderRow>(
+        teamId,
+        {
+          table: 'work_orders w',
+          set,
+          where: 'w.id = $2 AND w.status = $3 AND w.contractor_id IS NOT DISTINCT FROM $4',
+          returning: '*',
+          then: { columns: COLUMNS, joins: JOINS },
+        },
+        [id, expected.status, expected.contractorId, ...params],
+        undefined,
+        { prepared: true },
+      );
       return rows[0];
     } catch (error) {
       throw this.externalRefConflict(linkError(error), values);

@@ -10,7 +10,7 @@ import {
 import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
 import { isWriteMethod } from '../rate-limit/rate-limits.js';
-import { ApiKeysService } from './api-keys.service.js';
+import { CallerLookup } from './caller-lookup.js';
 import type { AuthenticatedRequest } from './caller.js';
 import { IS_PUBLIC } from './public.decorator.js';
 
@@ -43,7 +43,7 @@ function unauthorized(
 export class ApiKeyGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
-    private readonly keys: ApiKeysService,
+    private readonly keys: CallerLookup,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {

@@ -26,8 +26,8 @@ export interface AuthenticatedRequest extends Request {
 }
 
 /**
- * Who made a change, as a note's `createdBy` and a history entry's `actor` say it (the CONTRACT's sections on notes
- * and on "History of every record"): an API key (never its secret), an import, or the service itself.
+ * Who made a change, as a note's `createdBy` and a history entry's `actor` say it (CONTRACT: notes, and
+ * "History of every record"): an API key (never its secret), an import, or the service itself.
  */
 export type Actor =
   { type: 'api_key'; id: string; name: string | null } | { type: 'import'; id: string } | { type: 'system' };

@@ -2,9 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { NextFunction, Response } from 'express';
 import { RateLimiter } from '../rate-limit/rate-limiter.js';
 import { bearerToken } from './api-key.guard.js';
-import { ApiKeysService } from './api-keys.service.js';
+import { CallerLookup, RequestUsage } from './caller-lookup.js';
 import { FailedAuthLimiter } from './failed-auth-limiter.js';
-import { UsageRecorder } from './usage-recorder.js';
 import type { AuthenticatedRequest } from './caller.js';
 
 /** Under `/v1`, everything is the API except the document itself. */
@@ -21,9 +20,9 @@ const API_PATH = /^\/v1\/(?!openapi\.(json|yaml)$)/;
 @Injectable()
 export class RequestGate {
   constructor(
-    private readonly keys: ApiKeysService,
+    private readonly keys: CallerLookup,
     private readonly limiter: RateLimiter,
-    private readonly usage: UsageRecorder,
+    private readonly usage: RequestUsage,
     private readonly failures: FailedAuthLimiter,
   ) {}
 

@@ -1,8 +1,8 @@
 import { applyDecorators, Type, UseInterceptors } from '@nestjs/common';
 import { ApiHeader, ApiResponse } from '@nestjs/swagger';
-import { EventsInterceptor } from '../events/events.interceptor.js';
 import { EntityTagged } from '../safe-writes/entity-tag.guard.js';
 import { SafeWritesInterceptor } from '../safe-writes/safe-writes.interceptor.js';
+import { WriteEventsInterceptor } from '../safe-writes/write-events.js';
 import { hasExternalRef } from '../validation/external-ref.js';
 import { ApiDataResponse, ApiErrors, ApiErrorsDescribed, ApiErrorsWith, RATE_LIMIT_HEADERS } from './api-responses.js';
 
@@ -40,11 +40,11 @@ const IDEMPOTENCY_KEY_HEADER = ApiHeader({
 
 /**
  * A keyed write: Idempotency-Key documented and honoured (`SafeWritesInterceptor`), and its event recorded in the
- * same transaction (`EventsInterceptor`, for a resource's records). One decorator for both, so a write that
+ * same transaction (`WriteEventsInterceptor`: the app's events, for a resource's records). One decorator for both, so a write that
  * documents the key cannot miss the behaviour; `test/write-operations.e2e-spec.ts` checks that every write does.
  */
 const IDEMPOTENCY_KEY = (): MethodDecorator =>
-  applyDecorators(UseInterceptors(SafeWritesInterceptor, EventsInterceptor), IDEMPOTENCY_KEY_HEADER);
+  applyDecorators(UseInterceptors(SafeWritesInterceptor, WriteEventsInterceptor), IDEMPOTENCY_KEY_HEADER);
 
 const IF_MATCH = ApiHeader({
   name: 'If-Match',

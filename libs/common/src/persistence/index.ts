@@ -1,7 +1,9 @@
 export * from './row-shape.js';
 export * from './team-scoped.repository.js';
+export * from './team-scoped-entity.repository.js';
 export * from './team-owned.entity.js';
-export { ambientManager, preparedQuery, runInTransaction, teamScopedQuery, Transactions } from './transactions.js';
+export { ambientManager, preparedQuery, runInTransaction, Transactions } from './transactions.js';
+export * from './unscoped-statements.js';
 export * from './connection-errors.js';
 export * from './remembered-by-version.js';
 export * from './named-statements.js';
@@ -9,3 +11,4 @@ export * from './connection-roles.js';
 export * from './server-settings.js';
 export * from './bulk-writes.js';
 export * from './external-ref-conflict.js';
+export * from './team-sql.js';

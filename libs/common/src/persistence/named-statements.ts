@@ -18,7 +18,7 @@ export const NAMED_STATEMENT_LIMIT = 256;
  * SQL run as named (prepared) statements: PostgreSQL parses each text once per connection, and after five runs
  * keeps one generic plan for it when that plan costs no more than the ones made for each run's values (the
  * default `plan_cache_mode`), so it stops planning it. That holds for lookups by primary key and for the team's
- * change version, which callers mark `prepared` (`teamScopedQuery`); a list's statement is planned for its
+ * change version, which callers mark `prepared` (`team-sql.ts`); a list's statement is planned for its
  * values on every run, since a search's or a filter's best plan depends on them (docs/performance.md, "Prepared
  * statements").
  *

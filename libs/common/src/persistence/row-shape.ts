@@ -1,3 +1,4 @@
+import type { PageQuery } from '../pagination/page.query.js';
 import type { ListSort } from '../pagination/page.query.js';
 
 /** A timestamptz as the API's text (UTC ISO 8601 with milliseconds), so rows carry strings, not `Date`s. */
@@ -58,4 +59,18 @@ export function orderBy(alias: string, sort: ListSort = '-createdAt'): string {
   const direction = sort.startsWith('-') ? 'DESC' : 'ASC';
   const column = sort.endsWith('updatedAt') ? 'updated_at' : 'created_at';
   return `${alias}.${column} ${direction}, ${alias}.id ${direction}`;
+}
+
+/** A page, and optionally an order (newest first by default), a lower bound on `updatedAt`, an `external_ref`. */
+export type Paging = Pick<PageQuery, 'page' | 'pageSize'> &
+  Partial<Pick<PageQuery, 'sort' | 'updatedSince' | 'externalRef'>>;
+
+/** How a table's lists are paged (`TeamScopedTable.pageRows`). */
+export interface PagingOptions {
+  /**
+   * Remember totals and pages by the team's change version (the default). Only for tables every write to which
+   * records an event in its transaction (the resources): an event moves the version. A table written without
+   * events (webhook endpoints, deliveries) reads its page and total on every request.
+   */
+  rememberByVersion?: boolean;
 }

@@ -1,9 +1,21 @@
-import { EntityManager, ObjectLiteral, Repository } from 'typeorm';
-import type { PageQuery } from '../pagination/page.query.js';
+import { EntityManager, ObjectLiteral } from 'typeorm';
 import { externalRefConflict } from './external-ref-conflict.js';
-import { orderBy, type RowFilter, type RowShape } from './row-shape.js';
+import { orderBy, type Paging, type PagingOptions, type RowFilter, type RowShape } from './row-shape.js';
 import { RememberedByVersion, TEAM_VERSION_SQL } from './remembered-by-version.js';
-import { ambientManager, preparedQuery, runInTransaction, runTeamSql, teamScopedQuery } from './transactions.js';
+import { ambientManager, preparedQuery, runInTransaction, runTeamSql } from './transactions.js';
+import {
+  teamDelete,
+  teamInsert,
+  teamSelect,
+  teamUpdate,
+  type TeamDelete,
+  type TeamSelect,
+  type TeamSqlOptions,
+  type TeamUpdate,
+} from './team-sql.js';
+import { teamStatement, type Why } from './unscoped-statements.js';
+
+export type { Paging, PagingOptions } from './row-shape.js';
 
 export interface TeamOwned extends ObjectLiteral {
   teamId: string;
@@ -21,26 +33,11 @@ const PAGE_KNOWN = '__pageKnown';
 const REMEMBERED_TOTALS = 4096;
 const REMEMBERED_PAGE_ROWS = 5000;
 
-/** A page, and optionally an order (newest first by default), a lower bound on `updatedAt`, an `external_ref`. */
-export type Paging = Pick<PageQuery, 'page' | 'pageSize'> &
-  Partial<Pick<PageQuery, 'sort' | 'updatedSince' | 'externalRef'>>;
-
-/** How a table's lists are paged (`TeamScopedTable.pageRows`). */
-export interface PagingOptions {
-  /**
-   * Remember totals and pages by the team's change version (the default). Only for tables every write to which
-   * records an event in its transaction (the resources): an event moves the version. A table written without
-   * events (webhook endpoints, deliveries) reads its page and total on every request.
-   */
-  rememberByVersion?: boolean;
-}
-
 /**
  * The one place where team scoping happens, for any team-owned table read and written in SQL. Every statement
- * is run through `teamSql`, which binds the team as `$1` and refuses text that does not compare a `team_id`
- * with it, so no query can forget the team; rows come back in the table's row type (`shape.columns`). The
- * statements that are not scoped by team (they find the team, or an operator's cross-team command) are
- * gathered in `libs/common/src/persistence/unscoped.ts`.
+ * is built by the team-scoped builders (`team-sql.ts`: `select`, `update`, `remove` here), which add the root
+ * table's `team_id = $1` themselves, so no query can forget the team; rows come back in the table's row type
+ * (`shape.columns`). The statements the builders cannot express are listed in docs/architecture.md.
  */
 export abstract class TeamScopedTable<TRow extends { id: string }> {
   /** Exact totals of this table's lists, and pages of them, by team, request and the team's change version. */
@@ -58,20 +55,51 @@ export abstract class TeamScopedTable<TRow extends { id: string }> {
     this.remembers = paging.rememberByVersion ?? true;
   }
 
-  /** Hand-written SQL through `teamScopedQuery`, in the request's transaction when it has one. */
-  protected teamSql<R>(
-    teamId: string,
-    text: string,
-    params: unknown[] = [],
-    manager?: EntityManager,
-    options: { prepared?: boolean } = {},
-  ): Promise<R[]> {
-    return teamScopedQuery<R>(manager ?? ambientManager() ?? this.defaultManager, teamId, text, params, options);
+  private managerOf(manager?: EntityManager): EntityManager {
+    return manager ?? ambientManager() ?? this.defaultManager;
   }
 
-  /** `teamSql` as a prepared statement: only for SQL whose plan is the same whatever the values (`teamScopedQuery`). */
-  protected preparedTeamSql<R>(teamId: string, text: string, params: unknown[], manager?: EntityManager): Promise<R[]> {
-    return this.teamSql<R>(teamId, text, params, manager, { prepared: true });
+  /** A team-scoped SELECT (`teamSelect`), in the request's transaction when it has one. */
+  protected select<R>(
+    teamId: string,
+    q: TeamSelect,
+    params: unknown[] = [],
+    manager?: EntityManager,
+    options: TeamSqlOptions = {},
+  ): Promise<R[]> {
+    return teamSelect<R>(this.managerOf(manager), teamId, q, params, options);
+  }
+
+  /** A team-scoped UPDATE (`teamUpdate`), in the request's transaction when it has one. */
+  protected updateWhere<R>(
+    teamId: string,
+    q: TeamUpdate,
+    params: unknown[] = [],
+    manager?: EntityManager,
+    options: TeamSqlOptions = {},
+  ): Promise<R[]> {
+    return teamUpdate<R>(this.managerOf(manager), teamId, q, params, options);
+  }
+
+  /** A team-scoped DELETE (`teamDelete`), in the request's transaction when it has one. */
+  protected deleteWhere<R>(
+    teamId: string,
+    q: TeamDelete,
+    params: unknown[] = [],
+    manager?: EntityManager,
+  ): Promise<R[]> {
+    return teamDelete<R>(this.managerOf(manager), teamId, q, params);
+  }
+
+  /** `teamStatement` (unscoped-statements.ts): a team-scoped shape the builders cannot express, with why it is safe. */
+  protected statement<R>(
+    teamId: string,
+    text: string,
+    params: unknown[],
+    why: Why,
+    manager?: EntityManager,
+  ): Promise<R[]> {
+    return teamStatement<R>(this.managerOf(manager), teamId, text, params, why);
   }
 
   /** The team's record `id` in the row type; `lock` (e.g. `FOR NO KEY UPDATE`) holds it until the transaction ends. */
@@ -82,12 +110,16 @@ export abstract class TeamScopedTable<TRow extends { id: string }> {
   ): Promise<TRow | undefined> {
     const { table, columns, joins = '' } = this.shape;
     const a = this.alias;
-    const lock = options.lock ? `${options.lock} OF ${a}` : '';
-    const rows = await this.preparedTeamSql<TRow>(
+    const lock = options.lock ? `${options.lock} OF ${a}` : undefined;
+    const from = `${table} ${a}`;
+    const rows = await this.select<TRow>(
       teamId,
-      `SELECT ${columns} FROM ${table} ${a} ${joins} WHERE ${a}.team_id = $1 AND ${a}.id = $2 ${lock}`,
+      { from, columns, joins, where: `${a}.id = $2`, lock },
       [id],
       options.manager,
+      {
+        prepared: true,
+      },
     );
     return rows[0];
   }
@@ -125,10 +157,13 @@ export abstract class TeamScopedTable<TRow extends { id: string }> {
     // Both remembered at one version: a prepared probe of the version (planned once) decides, and the statement
     // below, planned for its values on every run, is only needed once the team has changed.
     if (knownTotal && knownPage && knownTotal.version === knownPage.version) {
-      const [current] = await this.preparedTeamSql<{ v: string | null }>(
+      // Built by this helper: TEAM_VERSION_SQL reads the team's own row (`s.team_id = $1`).
+      const [current] = await runTeamSql<{ v: string | null }>(
+        this.managerOf(),
         teamId,
         `SELECT (${TEAM_VERSION_SQL}) AS v`,
         [],
+        { prepared: true },
       );
       if (current?.v === knownPage.version) return [knownPage.value, knownTotal.value];
     }
@@ -139,7 +174,9 @@ export abstract class TeamScopedTable<TRow extends { id: string }> {
         knownTotal?.version ?? null,
         knownPage?.version ?? null,
       ) - 2; // $n is the first of the four (the team is $1, params[i] is $(i + 2))
-    const rows = await this.teamSql<TRow & { [TOTAL]: string | null; [VERSION]: string | null; [PAGE_KNOWN]: boolean }>(
+    // Built here with the root table's `team_id = $1` first among `conditions`, and the version read by the team.
+    const rows = await runTeamSql<TRow & { [TOTAL]: string | null; [VERSION]: string | null; [PAGE_KNOWN]: boolean }>(
+      this.managerOf(),
       teamId,
       `WITH version AS (SELECT (${TEAM_VERSION_SQL}) AS v),
        total AS (SELECT v AS version, CASE WHEN v = $${n + 2}::text THEN NULL ELSE (${count}) END AS total,
@@ -177,12 +214,10 @@ export abstract class TeamScopedTable<TRow extends { id: string }> {
     manager?: EntityManager,
   ): Promise<R> {
     const columns = Object.keys(values);
-    const placeholders = columns.map((_, index) => `$${index + 2}`);
-    const [row] = await runTeamSql<R>(
-      manager ?? ambientManager() ?? this.defaultManager,
+    const [row] = await teamInsert<R>(
+      this.managerOf(manager),
       teamId,
-      `INSERT INTO ${this.shape.table} AS ${this.alias} (team_id, ${columns.join(', ')})
-       VALUES ($1, ${placeholders.join(', ')}) RETURNING ${returning}`,
+      { into: `${this.shape.table} ${this.alias}`, columns, returning },
       Object.values(values),
     );
     return row;
@@ -205,32 +240,39 @@ export abstract class TeamScopedTable<TRow extends { id: string }> {
   /** Which of `ids` are the team's records. */
   async existingIds(teamId: string, ids: string[], manager?: EntityManager): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
-    const rows = await this.preparedTeamSql<{ id: string }>(
+    const from = `${this.shape.table} ${this.alias}`;
+    const where = `${this.alias}.id = ANY ($2::uuid[])`;
+    const rows = await this.select<{ id: string }>(
       teamId,
-      `SELECT id FROM ${this.shape.table} WHERE team_id = $1 AND id = ANY ($2::uuid[])`,
+      { from, columns: `${this.alias}.id`, where },
       [ids],
       manager,
+      { prepared: true },
     );
     return new Set(rows.map((row) => row.id));
   }
 
   /** Locks the team's record until the transaction ends (no other write or delete meanwhile); false when there is none. */
   async lock(teamId: string, id: string, manager?: EntityManager): Promise<boolean> {
-    const rows = await this.preparedTeamSql(
+    const from = `${this.shape.table} ${this.alias}`;
+    const where = `${this.alias}.id = $2`;
+    const rows = await this.select(
       teamId,
-      `SELECT id FROM ${this.shape.table} WHERE team_id = $1 AND id = $2 FOR UPDATE`,
+      { from, columns: `${this.alias}.id`, where, lock: 'FOR UPDATE' },
       [id],
       manager,
+      { prepared: true },
     );
     return rows.length > 0;
   }
 
   /** Deletes the team's record; false when there is none. */
   async delete(teamId: string, id: string, manager?: EntityManager): Promise<boolean> {
-    // Through a CTE: TypeORM answers a bare DELETE with [rows, count] instead of the rows.
-    const rows = await this.teamSql(
+    // With `returning`, through a CTE: TypeORM answers a bare DELETE with [rows, count] instead of the rows.
+    const from = `${this.shape.table} ${this.alias}`;
+    const rows = await this.deleteWhere(
       teamId,
-      `WITH gone AS (DELETE FROM ${this.shape.table} WHERE team_id = $1 AND id = $2 RETURNING id) SELECT id FROM gone`,
+      { from, where: `${this.alias}.id = $2`, returning: `${this.alias}.id` },
       [id],
       manager,
     );
@@ -248,51 +290,5 @@ export abstract class TeamScopedTable<TRow extends { id: string }> {
       return this.delete(teamId, id);
     };
     return ambientManager() ? work() : runInTransaction(this.defaultManager.connection, work);
-  }
-}
-
-/**
- * A resource's repository: `TeamScopedTable` over a TypeORM entity, whose inserts and updates go through the
- * entity's column mapping (domain names in, columns out).
- */
-export abstract class TeamScopedRepository<
-  TEntity extends TeamOwned,
-  TRow extends { id: string },
-> extends TeamScopedTable<TRow> {
-  protected constructor(
-    protected readonly repository: Repository<TEntity>,
-    alias: string,
-    shape: RowShape,
-    paging: PagingOptions = {},
-  ) {
-    super(repository.manager, alias, shape, paging);
-  }
-
-  /** Inserts one of the team's records (the entity maps domain names to columns); a duplicate externalRef is a 409. */
-  async insert(teamId: string, values: Omit<TEntity, 'teamId'>, manager?: EntityManager): Promise<void> {
-    try {
-      await this.repo(manager).insert({ ...values, teamId } as unknown as TEntity);
-    } catch (error) {
-      throw this.externalRefConflict(error, values);
-    }
-  }
-
-  /** Updates one of the team's rows; `updated_at` always moves forward, even within one millisecond. False when there is no such row. */
-  async update(teamId: string, id: string, values: Partial<TEntity>, manager?: EntityManager): Promise<boolean> {
-    try {
-      const result = await this.repo(manager)
-        .createQueryBuilder()
-        .update()
-        .set({ ...values, updatedAt: () => "greatest(clock_timestamp(), updated_at + interval '1 millisecond')" })
-        .where('team_id = :teamId AND id = :id', { teamId, id })
-        .execute();
-      return (result.affected ?? 0) > 0;
-    } catch (error) {
-      throw this.externalRefConflict(error, values);
-    }
-  }
-
-  private repo(manager = ambientManager()): Repository<TEntity> {
-    return manager ? manager.getRepository<TEntity>(this.repository.target) : this.repository;
   }
 }

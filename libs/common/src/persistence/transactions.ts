@@ -37,28 +37,13 @@ export class Transactions {
 const statements = new NamedStatements();
 
 /**
- * Team-scoped SQL: the team is always bound as `$1` (the caller's parameters follow as `$2`…), and the text must
- * compare a `team_id` with `$1`, so hand-written SQL cannot skip the scoping.
+ * Runs SQL whose team scoping was built in by its caller with the team bound as `$1` (the caller's parameters
+ * follow as `$2`…): the team-scoped builders (`team-sql.ts`), the paging helper, and the statements listed in
+ * `unscoped-statements.ts`. Not exported from the library.
  *
  * `prepared`: run as a named statement (`NamedStatements`), parsed and planned once per connection. Only for
  * SQL whose best plan does not depend on the values bound (a lookup by primary key, the team's change version):
  * PostgreSQL may settle on one plan for all values, and a filter's or a search's best plan depends on them.
- */
-export function teamScopedQuery<R>(
-  manager: EntityManager,
-  teamId: string,
-  text: string,
-  params: unknown[] = [],
-  options: { prepared?: boolean } = {},
-): Promise<R[]> {
-  if (!/team_id = \$1\b/.test(text)) throw new Error('team-scoped SQL must compare team_id with $1');
-  return runTeamSql<R>(manager, teamId, text, params, options);
-}
-
-/**
- * Runs SQL whose team scoping was built in by its caller (e.g. an INSERT that puts `$1` in `team_id`), with
- * the team bound as `$1`. Only the persistence helpers that construct such SQL call it; it is not exported
- * from the library.
  */
 export function runTeamSql<R>(
   manager: EntityManager,
@@ -73,7 +58,7 @@ export function runTeamSql<R>(
 
 /**
  * SQL that needs no team scoping (it compares no `team_id`, e.g. an advisory lock) as a prepared statement, for
- * the same kind of SQL as `teamScopedQuery`'s `prepared`: its best plan does not depend on the values bound.
+ * the same kind of SQL as the team-scoped builders' `prepared`: its best plan does not depend on the values bound.
  */
 export function preparedQuery<R>(manager: EntityManager, text: string, values: unknown[]): Promise<R[]> {
   return statements.query<R>(manager, text, values);

@@ -54,7 +54,7 @@ export class RateLimitStoreModule implements OnApplicationShutdown {
   providers: [
     { provide: RateLimits, inject: [AppConfig], useFactory: (config: AppConfig) => RateLimits.fromConfig(config) },
     RateLimiter,
-    // The gate applies the limiter; it lives here so the CLI (AuthModule without limits) does not need it.
+    // The gate applies the limiter; it lives here so the CLI (API keys without limits) does not need it.
     RequestGate,
     FailedAuthLimiter,
   ],

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { preparedQuery, teamScopedQuery } from '../persistence/transactions.js';
+import { teamInsert, teamSelect } from '../persistence/team-sql.js';
+import { unscopedStatement } from '../persistence/unscoped-statements.js';
 
 /** Stored answers are replayed for 24 hours after the first request with their key completed. */
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60_000;
@@ -28,21 +29,25 @@ export class IdempotencyStore {
    * between two keys can only make one wait for the other's 409, never share an answer.
    */
   async claim(manager: EntityManager, teamId: string, key: string): Promise<boolean> {
-    const [row] = await preparedQuery<{ taken: boolean }>(
+    const [row] = await unscopedStatement<{ taken: boolean }>(
       manager,
       'SELECT pg_try_advisory_xact_lock(hashtext($1), hashtext($2)) AS taken',
       [teamId, key],
+      { why: 'an advisory lock reads no table; its key is the team and the Idempotency-Key', prepared: true },
     );
     return row?.taken === true;
   }
 
   /** The answer stored for the key since `notBefore`, if any. */
   async find(manager: EntityManager, teamId: string, key: string, notBefore: Date): Promise<StoredAnswer | undefined> {
-    const rows = await teamScopedQuery<StoredAnswer>(
+    const rows = await teamSelect<StoredAnswer>(
       manager,
       teamId,
-      `SELECT method, path, fingerprint, status, body, entity_tag AS "entityTag"
-       FROM idempotency_keys WHERE team_id = $1 AND key = $2 AND created_at > $3`,
+      {
+        from: 'idempotency_keys k',
+        columns: 'k.method, k.path, k.fingerprint, k.status, k.body, k.entity_tag AS "entityTag"',
+        where: 'k.key = $2 AND k.created_at > $3',
+      },
       [key, notBefore],
       { prepared: true },
     );
@@ -51,15 +56,17 @@ export class IdempotencyStore {
 
   /** Stores the answer, replacing an expired one that the cleanup has not removed yet. */
   async save(manager: EntityManager, teamId: string, key: string, answer: StoredAnswer, at: Date): Promise<void> {
-    await teamScopedQuery(
+    await teamInsert(
       manager,
       teamId,
-      `INSERT INTO idempotency_keys AS k (team_id, key, method, path, fingerprint, status, body, entity_tag, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-       ON CONFLICT (team_id, key) DO UPDATE SET method = excluded.method, path = excluded.path,
-         fingerprint = excluded.fingerprint, status = excluded.status, body = excluded.body,
-         entity_tag = excluded.entity_tag, created_at = excluded.created_at
-       WHERE k.team_id = $1`,
+      {
+        into: 'idempotency_keys k',
+        columns: ['key', 'method', 'path', 'fingerprint', 'status', 'body', 'entity_tag', 'created_at'],
+        onConflict: `ON CONFLICT (team_id, key) DO UPDATE SET method = excluded.method, path = excluded.path,
+          fingerprint = excluded.fingerprint, status = excluded.status, body = excluded.body,
+          entity_tag = excluded.entity_tag, created_at = excluded.created_at
+          WHERE k.team_id = $1`,
+      },
       [key, answer.method, answer.path, answer.fingerprint, answer.status, answer.body, answer.entityTag, at],
       { prepared: true },
     );
@@ -70,9 +77,12 @@ export class IdempotencyStore {
    * is not team-scoped; safe to run on several instances at once (each row is deleted once).
    */
   async deleteStoredBefore(before: Date): Promise<number> {
-    const [, affected] = await this.db.query<[unknown, number]>('DELETE FROM idempotency_keys WHERE created_at < $1', [
-      before,
-    ]);
-    return affected;
+    const [, affected] = await unscopedStatement<unknown>(
+      this.db.manager,
+      'DELETE FROM idempotency_keys WHERE created_at < $1',
+      [before],
+      { why: 'the retention cleanup: every team’s answers past the same age' },
+    );
+    return affected as number;
   }
 }

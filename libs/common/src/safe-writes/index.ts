@@ -6,3 +6,4 @@ export * from './idempotency.store.js';
 export * from './replayed-answer.js';
 export * from './safe-writes.interceptor.js';
 export * from './safe-writes.module.js';
+export * from './write-events.js';

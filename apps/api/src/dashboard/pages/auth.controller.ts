@@ -1,6 +1,7 @@
 import { Get, Post, Query, Redirect, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { AccountInputError, AccountsService, AppConfig, type Account } from '@app/common';
+import { AppConfig } from '@app/common';
+import { AccountInputError, AccountsService, type Account } from '../accounts/index.js';
 import { clientOf, refuse, SIGNED_UP_NOTICE } from '../account-refusals.js';
 import { Form, type Submitted } from '../forms/form.pipe.js';
 import { SignInForm, SignUpForm } from '../forms/auth.forms.js';

@@ -1,5 +1,6 @@
 import { Get, Param, Post, Query, Redirect } from '@nestjs/common';
-import { ApiKeysService, Clock, isUuid, UsageRecorder, type KeyAccess, type KeyListing } from '@app/common';
+import { Clock, isUuid, type KeyAccess } from '@app/common';
+import { ApiKeysService, UsageRecorder, type KeyListing } from '../../api-keys/index.js';
 import { Form, type Submitted } from '../forms/form.pipe.js';
 import { CreateKeyForm, RollKeyForm } from '../forms/key.forms.js';
 import { DashboardError, PageError } from '../http/dashboard-error.filter.js';

@@ -1,4 +1,4 @@
-import type { KeyListing } from '@app/common';
+import { type KeyListing } from '../../api-keys/index.js';
 import { html, type SafeHtml } from './html.js';
 import { csrfField, DASHBOARD, notice, page, type Notice, type Viewer } from './layout.js';
 

@@ -1,4 +1,4 @@
-import { RECENT_REQUESTS, USAGE_DAYS } from '@app/common';
+import { RECENT_REQUESTS, USAGE_DAYS } from '../../api-keys/index.js';
 import { html, type SafeHtml } from './html.js';
 import { page, type Viewer } from './layout.js';
 import { shortDay, STATUS_SERIES, totalOf, usageChart, type DayCounts } from './usage-chart.js';

@@ -34,11 +34,17 @@ export class WorkOrderNotesRepository extends TeamScopedRepository<WorkOrderNote
     id: string,
     lock?: 'FOR UPDATE',
   ): Promise<WorkOrderNoteRow | undefined> {
-    const rows = await this.preparedTeamSql<WorkOrderNoteRow>(
+    const rows = await this.select<WorkOrderNoteRow>(
       teamId,
-      `SELECT ${this.shape.columns} FROM work_order_notes n
-        WHERE n.team_id = $1 AND n.work_order_id = $2 AND n.id = $3 ${lock ? `${lock} OF n` : ''}`,
+      {
+        from: 'work_order_notes n',
+        columns: this.shape.columns,
+        where: 'n.work_order_id = $2 AND n.id = $3',
+        lock: lock && `${lock} OF n`,
+      },
       [workOrderId, id],
+      undefined,
+      { prepared: true },
     );
     return rows[0];
   }
@@ -52,10 +58,12 @@ export class WorkOrderNotesRepository extends TeamScopedRepository<WorkOrderNote
 
   /** How many notes the work order has (call with the work order locked to decide on a limit). */
   async countInWorkOrder(teamId: string, workOrderId: string): Promise<number> {
-    const [row] = await this.preparedTeamSql<{ count: number }>(
+    const [row] = await this.select<{ count: number }>(
       teamId,
-      'SELECT count(*)::int AS count FROM work_order_notes WHERE team_id = $1 AND work_order_id = $2',
+      { from: 'work_order_notes n', columns: 'count(*)::int AS count', where: 'n.work_order_id = $2' },
       [workOrderId],
+      undefined,
+      { prepared: true },
     );
     return row.count;
   }
@@ -65,23 +73,22 @@ export class WorkOrderNotesRepository extends TeamScopedRepository<WorkOrderNote
    * is not earlier: with the work order locked, a conversation lists in the order it was written.
    */
   async insertNote(teamId: string, note: NoteInsert): Promise<void> {
-    await this.teamSql(
+    await this.statement(
       teamId,
       `INSERT INTO work_order_notes (team_id, id, work_order_id, text, author_name, created_by, created_at, updated_at)
        SELECT $1, $2, $3, $4, $5, $6, at, at
          FROM (SELECT greatest(now(), max(created_at) + interval '1 millisecond') AS at
                  FROM work_order_notes WHERE team_id = $1 AND work_order_id = $3) latest`,
       [note.id, note.workOrderId, note.text, note.authorName, JSON.stringify(note.createdBy)],
+      { why: 'INSERT … SELECT: $1 in the row, and the latest time read from the team’s notes (team_id = $1)' },
     );
   }
 
   /** Deletes the work order's note `id`; false when it has none. */
   async deleteInWorkOrder(teamId: string, workOrderId: string, id: string): Promise<boolean> {
-    // Through a CTE: TypeORM answers a bare DELETE with [rows, count] instead of the rows.
-    const rows = await this.teamSql(
+    const rows = await this.deleteWhere<{ id: string }>(
       teamId,
-      `WITH gone AS (DELETE FROM work_order_notes WHERE team_id = $1 AND work_order_id = $2 AND id = $3 RETURNING id)
-       SELECT id FROM gone`,
+      { from: 'work_order_notes n', where: 'n.work_order_id = $2 AND n.id = $3', returning: 'n.id' },
       [workOrderId, id],
     );
     return rows.length > 0;

@@ -1,18 +1,18 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import { ModuleRef, Reflector } from '@nestjs/core';
 import { from, lastValueFrom, Observable } from 'rxjs';
-import { actorOf, type AuthenticatedRequest } from '../auth/caller.js';
-import { Transactions } from '../persistence/transactions.js';
+import { actorOf, type AuthenticatedRequest } from '@app/common';
+import { Transactions } from '@app/common';
 import {
   CONDITIONAL_RESOURCE,
   type ConditionalResourceOptions,
   type ConditionalSource,
   lockedRecord,
   parentIdOf,
-} from '../safe-writes/conditional-resource.js';
-import { isUuid } from '../validation/id-param.js';
-import { eventRecordOf, previousAttributes, type EventAction, type EventType } from './event-types.js';
-import type { EventContext } from './history-entry.js';
+} from '@app/common';
+import { isUuid } from '@app/common';
+import { eventRecordOf, previousAttributes, type EventAction, type EventType } from '@app/common';
+import type { EventContext } from '@app/common';
 import { EventsStore } from './events.store.js';
 
 const ACTION_OF_METHOD: Record<string, EventAction | undefined> = {

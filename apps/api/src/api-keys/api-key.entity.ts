@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
-import type { KeyAccess } from './caller.js';
+import { type KeyAccess } from '@app/common';
 
 /** Only the SHA-256 of a key is stored; the plaintext is shown once, when it is created. */
 @Entity('api_keys')

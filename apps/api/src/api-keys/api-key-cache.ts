@@ -2,8 +2,7 @@ import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import pg from 'pg';
 import { DataSource } from 'typeorm';
-import { sessionUrlOf } from '../persistence/connection-roles.js';
-import type { Caller } from './caller.js';
+import { sessionUrlOf, type Caller } from '@app/common';
 
 export const REVOCATION_CHANNEL = 'api_key_revoked';
 const MAX_ENTRIES = 10_000;

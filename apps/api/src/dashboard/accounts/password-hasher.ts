@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AppConfig } from '../config/app-config.js';
+import { AppConfig } from '@app/common';
 import { HashingGate } from './hashing-gate.js';
 import { hashPassword, verifyPassword } from './password.js';
 

@@ -2,11 +2,18 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
-import { Clock } from '../clock/clock.js';
-import { DomainError } from '../errors/domain-errors.js';
-import { ambientManager, teamScopedQuery } from '../persistence/transactions.js';
-import { EVENT_RETENTION_MS, type EventBody, type EventType } from './event-types.js';
-import { historyWriteOf, type EventContext, type HistoryWrite } from './history-entry.js';
+import { Clock } from '@app/common';
+import { DomainError } from '@app/common';
+import { ambientManager, teamSelect, teamStatement, unscopedStatement } from '@app/common';
+import { outboxStatement } from './outbox-statement.js';
+import {
+  EVENT_RETENTION_MS,
+  historyWriteOf,
+  type EventBody,
+  type EventContext,
+  type EventType,
+  type HistoryWrite,
+} from '@app/common';
 
 /**
  * The history part of `record`'s statement (CONTRACT "History of every record"): an entry numbered by the event's
@@ -79,7 +86,7 @@ export class EventsStore {
     // Scoped by construction: every row it writes carries $1 as its team. The same statement queues a delivery for
     // each of the team's enabled endpoints that takes this type (the outbox's fan-out to webhooks), and writes the
     // record's history entry under the event's number (or deletes the history of a deleted record).
-    const rows = await teamScopedQuery<{ id: string }>(
+    const rows = await outboxStatement<{ id: string }>(
       manager,
       teamId,
       `WITH next AS (
@@ -112,12 +119,16 @@ export class EventsStore {
   ): Promise<EventPage> {
     const manager = ambientManager() ?? this.db.manager;
     const afterSeq = after === undefined ? 0 : await this.seqOf(manager, teamId, after);
-    const rows = await teamScopedQuery<{ body: string }>(
+    const rows = await teamSelect<{ body: string }>(
       manager,
       teamId,
-      `SELECT body FROM events
-        WHERE team_id = $1 AND seq > $2 ${types ? 'AND type = ANY($4)' : ''}
-        ORDER BY seq LIMIT $3`,
+      {
+        from: 'events e',
+        columns: 'e.body',
+        where: `e.seq > $2${types ? ' AND e.type = ANY($4)' : ''}`,
+        orderBy: 'e.seq',
+        limit: '$3',
+      },
       types ? [afterSeq, limit + 1, types] : [afterSeq, limit + 1],
     );
     return {
@@ -132,9 +143,20 @@ export class EventsStore {
    */
   async deleteExpired(): Promise<number> {
     const before = new Date(this.clock.now() - EVENT_RETENTION_MS);
-    await this.db.query(`DELETE FROM webhook_deliveries WHERE created_at < $1 AND state <> 'pending'`, [before]);
-    const [, count]: [unknown, number] = await this.db.query('DELETE FROM events WHERE created_at < $1', [before]);
-    return count;
+    const why = 'the retention cleanup: every team’s rows past the same age';
+    await unscopedStatement(
+      this.db.manager,
+      `DELETE FROM webhook_deliveries WHERE created_at < $1 AND state <> 'pending'`,
+      [before],
+      { why },
+    );
+    const [, count] = await unscopedStatement<unknown>(
+      this.db.manager,
+      'DELETE FROM events WHERE created_at < $1',
+      [before],
+      { why },
+    );
+    return count as number;
   }
 
   /** A cursor's position: 400 when it is not an event id of this team, 410 when its event has expired. */
@@ -142,13 +164,14 @@ export class EventsStore {
     const match = EVENT_ID.exec(after);
     if (!match) throw new MalformedCursorError();
     const seq = Number.parseInt(match[1], 16);
-    const [row] = await teamScopedQuery<{ found: boolean; oldest: string | null; last: string | null }>(
+    const [row] = await teamStatement<{ found: boolean; oldest: string | null; last: string | null }>(
       manager,
       teamId,
       `SELECT EXISTS (SELECT 1 FROM events WHERE team_id = $1 AND id = $2) AS found,
               (SELECT min(seq) FROM events WHERE team_id = $1) AS oldest,
               (SELECT last_seq FROM event_sequences WHERE team_id = $1) AS last`,
       [after],
+      { why: 'three scalar subqueries, each on the team’s own rows (team_id = $1)' },
     );
     if (row.found) return seq;
     const issued = row.last !== null && seq <= Number(row.last);

@@ -1,15 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource, type EntityManager } from 'typeorm';
-import { Clock } from '../clock/clock.js';
-import { teamScopedQuery } from '../persistence/transactions.js';
-import { RecordNotFoundError } from '../errors/domain-errors.js';
+import type { EntityManager } from 'typeorm';
+import {
+  Clock,
+  Transactions,
+  RecordNotFoundError,
+  type Caller,
+  CallerLookup,
+  type Identification,
+  type KeyAccess,
+} from '@app/common';
 import { ApiKeyCache } from './api-key-cache.js';
+import { ApiKeysRepository, type KeyRow } from './api-keys.repository.js';
 import { API_KEY_PATTERN, generateApiKey, hashApiKey } from './api-key-secret.js';
-import type { Caller, KeyAccess } from './caller.js';
-
-export type { Caller } from './caller.js';
 
 /** How many characters of a key the dashboard and the CLI show to tell keys apart. */
 export const KEY_PREFIX_LENGTH = 12;
@@ -42,29 +45,6 @@ export interface KeyListing {
   replacedBy: string | null;
 }
 
-interface KeyRow {
-  team_id: string;
-  id: string;
-  name: string | null;
-  prefix: string | null;
-  access: KeyAccess;
-  created_at: Date;
-  last_used_at: Date | null;
-  expires_at: Date | null;
-  revoked_at: Date | null;
-  replaced_by: string | null;
-  key_hash: string;
-}
-
-/** What `identify` found, and whether it cost a database lookup. */
-export interface Identification {
-  caller?: Caller;
-  /** The database was asked. */
-  lookedUp: boolean;
-  /** A lookup was needed, and `mayLookUp` refused it: the key is neither accepted nor refused. */
-  deferred: boolean;
-}
-
 const FROM_MEMORY: Identification = { lookedUp: false, deferred: false };
 const LOOKED_UP_NOTHING: Identification = { lookedUp: true, deferred: false };
 
@@ -95,24 +75,25 @@ export function keyIsLive(caller: Caller, now: number): boolean {
  * command). Changes to a key's revocation, expiry or access are announced to every instance by a trigger.
  */
 @Injectable()
-export class ApiKeysService {
+export class ApiKeysService implements CallerLookup {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly keys: ApiKeysRepository,
+    private readonly transactions: Transactions,
     private readonly cache: ApiKeyCache,
     private readonly clock: Clock,
   ) {}
 
   async createTeam(name: string): Promise<CreatedKey> {
-    return this.db.transaction(async (manager) => {
+    return this.transactions.run(async (manager) => {
       const teamId = randomUUID();
-      await manager.query('INSERT INTO teams (id, name) VALUES ($1, $2)', [teamId, name]);
+      await this.keys.insertTeam(teamId, name, manager);
       return this.insertKey(manager, teamId, FIRST_KEY_NAME, {});
     });
   }
 
   async createKey(teamId: string, name: string | null, options: KeyOptions = {}): Promise<CreatedKey> {
     await this.requireTeam(teamId);
-    return this.insertKey(this.db.manager, teamId, name, options);
+    return this.insertKey(undefined, teamId, name, options);
   }
 
   /**
@@ -122,16 +103,7 @@ export class ApiKeysService {
   async listTeams(): Promise<
     Array<{ teamId: string; name: string; createdAt: string; liveKeys: number; totalKeys: number }>
   > {
-    const rows: Array<{ id: string; name: string; created_at: Date; live: number; total: number }> =
-      await this.db.query(
-        `SELECT t.id, t.name, t.created_at,
-                (SELECT count(*)::int FROM api_keys k
-                  WHERE k.team_id = t.id AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > $1)
-                ) AS live,
-                (SELECT count(*)::int FROM api_keys k WHERE k.team_id = t.id) AS total
-           FROM teams t ORDER BY t.created_at, t.id`,
-        [new Date(this.clock.now())],
-      );
+    const rows = await this.keys.listTeams(new Date(this.clock.now()));
     return rows.map((row) => ({
       teamId: row.id,
       name: row.name,
@@ -143,11 +115,7 @@ export class ApiKeysService {
 
   async listKeys(teamId: string): Promise<KeyListing[]> {
     await this.requireTeam(teamId);
-    const rows = await teamScopedQuery<KeyRow>(
-      this.db.manager,
-      teamId,
-      'SELECT * FROM api_keys WHERE team_id = $1 ORDER BY created_at, id',
-    );
+    const rows = await this.keys.listKeys(teamId);
     return rows.map(listingOf);
   }
 
@@ -168,35 +136,16 @@ export class ApiKeysService {
    */
   async roll(teamId: string, apiKeyId: string, graceMs: number): Promise<CreatedKey> {
     const now = this.clock.now();
-    const { created, oldHash } = await this.db.transaction(async (manager) => {
-      const rows = await teamScopedQuery<KeyRow>(
-        manager,
-        teamId,
-        'SELECT * FROM api_keys WHERE team_id = $1 AND id = $2 AND revoked_at IS NULL FOR UPDATE',
-        [apiKeyId],
-      );
-      const old = rows[0];
+    const { created, oldHash } = await this.transactions.run(async (manager) => {
+      const old = await this.keys.lockUnrevoked(teamId, apiKeyId, manager);
       if (!old || (old.expires_at && old.expires_at.getTime() <= now)) throw new RecordNotFoundError('API key');
       const created = await this.insertKey(manager, teamId, old.name, {
         access: old.access,
         expiresAt: old.expires_at,
       });
-      if (graceMs <= 0) {
-        await teamScopedQuery(
-          manager,
-          teamId,
-          'UPDATE api_keys SET revoked_at = now(), replaced_by = $3 WHERE team_id = $1 AND id = $2',
-          [apiKeyId, created.apiKeyId],
-        );
-      } else {
-        const end = new Date(Math.min(now + graceMs, old.expires_at?.getTime() ?? Number.POSITIVE_INFINITY));
-        await teamScopedQuery(
-          manager,
-          teamId,
-          'UPDATE api_keys SET expires_at = $3, replaced_by = $4 WHERE team_id = $1 AND id = $2',
-          [apiKeyId, end, created.apiKeyId],
-        );
-      }
+      const end =
+        graceMs <= 0 ? null : new Date(Math.min(now + graceMs, old.expires_at?.getTime() ?? Number.POSITIVE_INFINITY));
+      await this.keys.replace(teamId, apiKeyId, created.apiKeyId, end, manager);
       return { created, oldHash: old.key_hash };
     });
     this.cache.forget(oldHash);
@@ -204,28 +153,17 @@ export class ApiKeysService {
   }
 
   /** The dashboard: a key of the team, scoped like every team's query (another team's key is missing). */
-  private async revokeOwn(teamId: string, apiKeyId: string): Promise<KeyRow | undefined> {
-    const where = 'WHERE team_id = $1 AND id = $2';
-    await teamScopedQuery(
-      this.db.manager,
-      teamId,
-      `UPDATE api_keys SET revoked_at = now() ${where} AND revoked_at IS NULL`,
-      [apiKeyId],
-    );
-    const [key] = await teamScopedQuery<KeyRow>(this.db.manager, teamId, `SELECT * FROM api_keys ${where}`, [apiKeyId]);
-    return key;
+  private revokeOwn(teamId: string, apiKeyId: string): Promise<KeyRow | undefined> {
+    return this.keys.revokeOwn(teamId, apiKeyId);
   }
 
   /** The operator's CLI: any key by its id, the one write here that is not scoped by team. */
-  private async revokeAny(apiKeyId: string): Promise<KeyRow | undefined> {
-    await this.db.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL', [apiKeyId]);
-    const [key]: KeyRow[] = await this.db.query('SELECT * FROM api_keys WHERE id = $1', [apiKeyId]);
-    return key;
+  private revokeAny(apiKeyId: string): Promise<KeyRow | undefined> {
+    return this.keys.revokeAny(apiKeyId);
   }
 
-  async countTeams(): Promise<number> {
-    const rows: Array<{ n: number }> = await this.db.query('SELECT count(*)::int AS n FROM teams');
-    return rows[0].n;
+  countTeams(): Promise<number> {
+    return this.keys.countTeams();
   }
 
   /**
@@ -252,17 +190,7 @@ export class ApiKeysService {
     if (!mayLookUp()) return { lookedUp: false, deferred: true };
     const snapshot = this.cache.snapshot();
     // The one query not scoped by team: the key is how a request finds its team.
-    const rows: Array<{
-      team_id: string;
-      id: string;
-      name: string | null;
-      access: KeyAccess;
-      expires_at: Date | null;
-    }> = await this.db.query(
-      'SELECT team_id, id, name, access, expires_at FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
-      [hash],
-    );
-    const row = rows[0];
+    const row = await this.keys.findByHash(hash);
     if (!row) {
       this.cache.refuse(hash, this.clock.now());
       return LOOKED_UP_NOTHING;
@@ -280,22 +208,21 @@ export class ApiKeysService {
   }
 
   private async requireTeam(teamId: string): Promise<void> {
-    const rows: unknown[] = await this.db.query('SELECT 1 FROM teams WHERE id = $1', [teamId]);
-    if (rows.length === 0) throw new RecordNotFoundError('Team');
+    if (!(await this.keys.teamExists(teamId))) throw new RecordNotFoundError('Team');
   }
 
   private async insertKey(
-    manager: EntityManager,
+    manager: EntityManager | undefined,
     teamId: string,
     name: string | null,
     { access = 'read_write', expiresAt = null }: KeyOptions,
   ): Promise<CreatedKey> {
     const apiKey = generateApiKey();
     const id = randomUUID();
-    await manager.query(
-      `INSERT INTO api_keys (team_id, id, name, key_hash, prefix, access, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [teamId, id, name, hashApiKey(apiKey), apiKey.slice(0, KEY_PREFIX_LENGTH), access, expiresAt],
+    await this.keys.insertKey(
+      teamId,
+      { id, name, keyHash: hashApiKey(apiKey), prefix: apiKey.slice(0, KEY_PREFIX_LENGTH), access, expiresAt },
+      manager,
     );
     return { teamId, apiKeyId: id, apiKey };
   }

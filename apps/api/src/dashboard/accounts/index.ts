@@ -1,3 +1,4 @@
+export { AccountsModule } from './accounts.module.js';
 export * from './accounts.service.js';
 export * from './hashing-gate.js';
 export * from './password.js';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PeriodicTask } from '../clock/periodic-task.js';
+import { PeriodicTask } from '@app/common';
 import { EventsStore } from './events.store.js';
 
 /**

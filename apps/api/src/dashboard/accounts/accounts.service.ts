@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
-import { Clock } from '../clock/clock.js';
-import { AppConfig } from '../config/app-config.js';
-import { ConflictError, DomainError, RecordNotFoundError } from '../errors/domain-errors.js';
+import type { EntityManager } from 'typeorm';
+import { Clock, AppConfig, ConflictError, DomainError, RecordNotFoundError, Transactions } from '@app/common';
+import { AccountsRepository } from './accounts.repository.js';
 import { HashingBusyError } from './hashing-gate.js';
 import { PasswordHasher } from './password-hasher.js';
 import { passwordProblem } from './password-policy.js';
@@ -57,7 +55,8 @@ const BUSY = { outcome: 'busy', retryAfterMs: HASHING_BUSY_RETRY_MS } as const;
 @Injectable()
 export class AccountsService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly accounts: AccountsRepository,
+    private readonly transactions: Transactions,
     private readonly clock: Clock,
     private readonly hasher: PasswordHasher,
     private readonly config: AppConfig,
@@ -83,15 +82,12 @@ export class AccountsService {
       if (error instanceof HashingBusyError) return BUSY;
       throw error;
     }
-    await this.db.query('INSERT INTO sign_up_attempts (client, attempted_at) VALUES ($1, $2)', [
-      client,
-      new Date(this.clock.now()),
-    ]);
+    await this.accounts.recordSignUp(client, new Date(this.clock.now()));
     try {
-      await this.db.transaction(async (manager) => {
+      await this.transactions.run(async (manager) => {
         const teamId = randomUUID();
-        await manager.query('INSERT INTO teams (id, name) VALUES ($1, $2)', [teamId, name]);
-        await this.insertUser(manager.query.bind(manager), teamId, address, hash, { welcome: true });
+        await this.accounts.insertTeam(teamId, name, manager);
+        await this.insertUser(teamId, address, hash, { welcome: true }, manager);
       });
     } catch (error) {
       // The email has an account already: the team is rolled back and the answer stays the same.
@@ -104,14 +100,12 @@ export class AccountsService {
   async createUser(teamId: string, email: string, password: string): Promise<{ userId: string }> {
     const address = checkEmail(email);
     const hash = await hashPassword(checkPassword(password, address));
-    const teams: unknown[] = await this.db.query('SELECT 1 FROM teams WHERE id = $1', [teamId]);
-    if (teams.length === 0) throw new RecordNotFoundError('Team');
-    return { userId: await this.insertUser(this.db.query.bind(this.db), teamId, address, hash) };
+    if (!(await this.accounts.teamExists(teamId))) throw new RecordNotFoundError('Team');
+    return { userId: await this.insertUser(teamId, address, hash) };
   }
 
   async countUsers(): Promise<number> {
-    const rows: Array<{ n: number }> = await this.db.query('SELECT count(*)::int AS n FROM users');
-    return rows[0].n;
+    return this.accounts.countUsers();
   }
 
   /**
@@ -123,86 +117,62 @@ export class AccountsService {
   async signIn(email: string, password: string, client: string): Promise<SignInResult> {
     const address = email.trim().toLowerCase();
     const now = this.clock.now();
-    const failures: Array<{ failed_at: Date }> = await this.db.query(
-      'SELECT failed_at FROM sign_in_failures WHERE email = $1 AND failed_at > $2 ORDER BY failed_at DESC LIMIT $3',
-      [address, new Date(now - SIGN_IN_WINDOW_MS), SIGN_IN_MAX_FAILURES],
+    const failures = await this.accounts.recentFailures(
+      address,
+      new Date(now - SIGN_IN_WINDOW_MS),
+      SIGN_IN_MAX_FAILURES,
     );
     if (failures.length >= SIGN_IN_MAX_FAILURES) {
-      const oldest = failures[failures.length - 1].failed_at.getTime();
+      const oldest = failures[failures.length - 1].getTime();
       return { outcome: 'throttled', retryAfterMs: Math.max(1_000, oldest + SIGN_IN_WINDOW_MS - now) };
     }
-    const rows: Array<{ id: string; team_id: string; team_name: string; email: string; password_hash: string }> =
-      await this.db.query(
-        `SELECT u.id, u.team_id, t.name AS team_name, u.email, u.password_hash
-           FROM users u JOIN teams t ON t.id = u.team_id WHERE lower(u.email) = $1`,
-        [address],
-      );
-    const user = rows[0];
+    const user = await this.accounts.findByEmail(address);
     let matches: boolean;
     try {
-      matches = await this.hasher.verify(password, user?.password_hash ?? UNKNOWN_USER_HASH, client);
+      matches = await this.hasher.verify(password, user?.passwordHash ?? UNKNOWN_USER_HASH, client);
     } catch (error) {
       if (error instanceof HashingBusyError) return BUSY;
       throw error;
     }
     if (!user || !matches) {
-      await this.db.query('INSERT INTO sign_in_failures (email, failed_at) VALUES ($1, $2)', [address, new Date(now)]);
+      await this.accounts.recordFailure(address, new Date(now));
       return { outcome: 'wrong' };
     }
-    await this.db.query('DELETE FROM sign_in_failures WHERE email = $1', [address]);
-    // TypeORM answers an UPDATE with [rows, affected count].
-    const [, greeted]: [unknown, number] = await this.db.query(
-      'UPDATE users SET welcome_pending = false WHERE team_id = $1 AND id = $2 AND welcome_pending',
-      [user.team_id, user.id],
-    );
+    await this.accounts.clearFailures(address);
+    const welcome = await this.accounts.takeWelcome(user.teamId, user.id);
     return {
       outcome: 'signed-in',
-      account: { userId: user.id, teamId: user.team_id, teamName: user.team_name, email: user.email },
-      welcome: greeted > 0,
+      account: { userId: user.id, teamId: user.teamId, teamName: user.teamName, email: user.email },
+      welcome,
     };
   }
 
   /** Forgets failed sign-ins and sign-up attempts that have left their windows (the scheduled cleanup). */
   async deleteOldFailures(): Promise<void> {
     const now = this.clock.now();
-    await this.db.query('DELETE FROM sign_in_failures WHERE failed_at <= $1', [new Date(now - SIGN_IN_WINDOW_MS)]);
-    await this.db.query('DELETE FROM sign_up_attempts WHERE attempted_at <= $1', [new Date(now - SIGN_UP_WINDOW_MS)]);
+    await this.accounts.deleteOld(new Date(now - SIGN_IN_WINDOW_MS), new Date(now - SIGN_UP_WINDOW_MS));
   }
 
   /** `throttled` (with the wait until the oldest counted attempt leaves the hour) once the client used its sign-ups. */
   private async signUpThrottle(client: string): Promise<Refusal | undefined> {
     const limit = this.config.DASHBOARD_SIGNUPS_PER_HOUR;
     const now = this.clock.now();
-    const attempts: Array<{ attempted_at: Date }> = await this.db.query(
-      `SELECT attempted_at FROM sign_up_attempts WHERE client = $1 AND attempted_at > $2
-        ORDER BY attempted_at DESC LIMIT $3`,
-      [client, new Date(now - SIGN_UP_WINDOW_MS), limit],
-    );
+    const attempts = await this.accounts.recentSignUps(client, new Date(now - SIGN_UP_WINDOW_MS), limit);
     if (attempts.length < limit) return undefined;
-    const oldest = attempts[attempts.length - 1].attempted_at.getTime();
+    const oldest = attempts[attempts.length - 1].getTime();
     return { outcome: 'throttled', retryAfterMs: Math.max(1_000, oldest + SIGN_UP_WINDOW_MS - now) };
   }
 
   private async insertUser(
-    query: (sql: string, parameters: unknown[]) => Promise<unknown>,
     teamId: string,
     email: string,
-    hash: string,
+    passwordHash: string,
     { welcome = false } = {},
+    manager?: EntityManager,
   ): Promise<string> {
-    const userId = randomUUID();
-    try {
-      await query(
-        'INSERT INTO users (team_id, id, email, password_hash, welcome_pending) VALUES ($1, $2, $3, $4, $5)',
-        [teamId, userId, email, hash, welcome],
-      );
-    } catch (error) {
-      if ((error as { driverError?: { code?: string } }).driverError?.code === '23505') {
-        throw new ConflictError('An account with this email already exists');
-      }
-      throw error;
-    }
-    return userId;
+    const id = randomUUID();
+    await this.accounts.insertUser({ teamId, id, email, passwordHash, welcome }, manager);
+    return id;
   }
 }
 

@@ -1,9 +1,6 @@
 import { Injectable, Logger, BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { Clock } from '../clock/clock.js';
-import { AppConfig } from '../config/app-config.js';
-import type { Caller } from './caller.js';
+import { Clock, AppConfig, type Caller, RequestUsage } from '@app/common';
+import { UsageRepository, type RequestLogRow } from './usage.repository.js';
 
 export type StatusClass = '2xx-3xx' | '4xx' | '429' | '5xx';
 
@@ -34,15 +31,8 @@ interface Counter {
   requests: number;
 }
 
-export interface RecordedRequest {
-  teamId: string;
-  apiKeyId: string;
-  at: number;
-  method: string;
-  path: string;
-  status: number;
-  durationMs: number;
-}
+/** One answered request as the recorder keeps it until the next flush (the log's row). */
+export type RecordedRequest = RequestLogRow;
 
 /**
  * Key usage for the dashboard — daily counts per key and status class, each team's last requests, and each
@@ -52,7 +42,7 @@ export interface RecordedRequest {
  * write the same rows. A cleanup every 10 minutes keeps 7 days and the last 100 requests per team.
  */
 @Injectable()
-export class UsageRecorder implements BeforeApplicationShutdown, OnApplicationBootstrap {
+export class UsageRecorder implements RequestUsage, BeforeApplicationShutdown, OnApplicationBootstrap {
   private readonly log = new Logger('Usage');
   private counters = new Map<string, Counter>();
   /** The requests since the last flush from `recentHead` on; older ones left the window (see `record`). */
@@ -68,7 +58,7 @@ export class UsageRecorder implements BeforeApplicationShutdown, OnApplicationBo
   dropped = 0;
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly usage: UsageRepository,
     private readonly clock: Clock,
     private readonly config: AppConfig,
   ) {}
@@ -138,15 +128,7 @@ export class UsageRecorder implements BeforeApplicationShutdown, OnApplicationBo
   async cleanup(): Promise<void> {
     const now = this.clock.now();
     const firstDay = new Date(now - (USAGE_DAYS - 1) * 86_400_000).toISOString().slice(0, 10);
-    await this.db.query('DELETE FROM api_key_usage_daily WHERE day < $1', [firstDay]);
-    await this.db.query('DELETE FROM api_request_log WHERE at < $1', [new Date(now - USAGE_DAYS * 86_400_000)]);
-    await this.db.query(
-      `DELETE FROM api_request_log l
-        USING (SELECT team_id, id, row_number() OVER (PARTITION BY team_id ORDER BY at DESC, id DESC) AS n
-                 FROM api_request_log) ranked
-        WHERE ranked.n > $1 AND l.team_id = ranked.team_id AND l.id = ranked.id`,
-      [RECENT_REQUESTS],
-    );
+    await this.usage.deleteOld(firstDay, new Date(now - USAGE_DAYS * 86_400_000), RECENT_REQUESTS);
   }
 
   private async write(): Promise<void> {
@@ -166,42 +148,13 @@ export class UsageRecorder implements BeforeApplicationShutdown, OnApplicationBo
     try {
       if (counters.length > 0) {
         // Sorted rows: two instances upserting the same counters take their locks in one order (no deadlock).
-        await this.db.query(
-          `INSERT INTO api_key_usage_daily (team_id, api_key_id, day, status_class, requests)
-           SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::date[], $4::text[], $5::bigint[])
-           ON CONFLICT (team_id, api_key_id, day, status_class)
-           DO UPDATE SET requests = api_key_usage_daily.requests + excluded.requests`,
-          [
-            counters.map((c) => c.teamId),
-            counters.map((c) => c.apiKeyId),
-            counters.map((c) => c.day),
-            counters.map((c) => c.statusClass),
-            counters.map((c) => c.requests),
-          ],
-        );
+        await this.usage.addCounts(counters);
       }
       if (recent.length > 0) {
-        await this.db.query(
-          `INSERT INTO api_request_log (team_id, api_key_id, at, method, path, status, duration_ms)
-           SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[], $4::text[], $5::text[], $6::int[], $7::int[])`,
-          [
-            recent.map((r) => r.teamId),
-            recent.map((r) => r.apiKeyId),
-            recent.map((r) => new Date(r.at)),
-            recent.map((r) => r.method),
-            recent.map((r) => r.path),
-            recent.map((r) => r.status),
-            recent.map((r) => r.durationMs),
-          ],
-        );
+        await this.usage.logRequests(recent);
       }
       if (lastUsed.length > 0) {
-        await this.db.query(
-          `UPDATE api_keys k SET last_used_at = GREATEST(k.last_used_at, v.at)
-             FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[]) AS v (team_id, id, at)
-            WHERE k.team_id = v.team_id AND k.id = v.id`,
-          [lastUsed.map(([, v]) => v.teamId), lastUsed.map(([id]) => id), lastUsed.map(([, v]) => new Date(v.at))],
-        );
+        await this.usage.touchKeys(lastUsed.map(([apiKeyId, v]) => ({ teamId: v.teamId, apiKeyId, at: v.at })));
       }
     } catch (error) {
       // Usage is best effort: a batch that cannot be written (the database is away) is dropped, not retried.
