@@ -435,6 +435,66 @@ describe('typed client (libs/client) against the real app', () => {
     expect(removed.response.status).toBe(204);
   });
 
+  it('carries a repair through: notes on a work order and every record’s history, with types from the document', async () => {
+    const unit = ok(
+      await client.POST('/v1/units', {
+        body: { addressLine1: '2 History Row', city: 'Leeds', country: 'UK', postcode: 'LS1 1AB' },
+      }),
+    ).data;
+    const tenant = ok(await client.POST('/v1/tenants', { body: { firstName: 'Nell', lastName: 'Gwyn' } })).data;
+    const landlord = ok(await client.POST('/v1/landlords', { body: { name: 'Harriet Cole' } })).data;
+    const contractor = ok(
+      await client.POST('/v1/contractors', {
+        body: { companyName: 'Drip Ltd', contactName: 'Sam', trades: ['Plumbing'] },
+      }),
+    ).data;
+    const order = ok(
+      await client.POST('/v1/work-orders', { body: { title: 'Leak under sink', unitId: unit.id } }),
+    ).data;
+    const onOrder = { params: { path: { workOrderId: order.id } } };
+
+    const note = ok(
+      await client.POST('/v1/work-orders/{workOrderId}/notes', {
+        ...onOrder,
+        body: { text: 'Tenant phoned: worse at night', authorName: 'Nell Gwyn (tenant)' },
+      }),
+    ).data;
+    expect(note.createdBy.type).toBe('api_key');
+    const onNote = { params: { path: { workOrderId: order.id, noteId: note.id } } };
+    expect(ok(await client.GET('/v1/work-orders/{workOrderId}/notes', onOrder)).data.map((row) => row.id)).toEqual([
+      note.id,
+    ]);
+    expect(ok(await client.GET('/v1/work-orders/{workOrderId}/notes/{noteId}', onNote)).data.text).toBe(
+      'Tenant phoned: worse at night',
+    );
+    expect(
+      ok(await client.PUT('/v1/work-orders/{workOrderId}/notes/{noteId}', { ...onNote, body: { authorName: null } }))
+        .data.authorName,
+    ).toBeNull();
+    expect((await client.DELETE('/v1/work-orders/{workOrderId}/notes/{noteId}', onNote)).response.status).toBe(204);
+
+    const orderHistory = ok(await client.GET('/v1/work-orders/{workOrderId}/history', onOrder)).data;
+    expect(orderHistory.map((entry) => entry.type)).toEqual(['note_deleted', 'note_updated', 'note_added', 'created']);
+    expect(orderHistory[0].subjectId).toBe(note.id);
+    const histories = [
+      ok(await client.GET('/v1/units/{unitId}/history', { params: { path: { unitId: unit.id } } })).data,
+      ok(await client.GET('/v1/tenants/{tenantId}/history', { params: { path: { tenantId: tenant.id } } })).data,
+      ok(await client.GET('/v1/landlords/{landlordId}/history', { params: { path: { landlordId: landlord.id } } }))
+        .data,
+      ok(
+        await client.GET('/v1/contractors/{contractorId}/history', {
+          params: { path: { contractorId: contractor.id } },
+        }),
+      ).data,
+    ];
+    expect(histories.map((entries) => entries.map((entry) => entry.type))).toEqual([
+      ['created'],
+      ['created'],
+      ['created'],
+      ['created'],
+    ]);
+  });
+
   it('reads the API root (GET /v1): the version and where the document is, with types from the document', async () => {
     const root = ok(await client.GET('/v1')).data;
     expect(root.version).toMatch(/^\d+\.\d+\.\d+$/);

@@ -195,6 +195,7 @@ describe('HTTP details of the /v1 answers', () => {
         }
       }
     }
-    expect(creates).toBe(6);
+    // The five resources, webhook endpoints and work orders' notes.
+    expect(creates).toBe(7);
   });
 });

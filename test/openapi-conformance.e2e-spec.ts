@@ -22,6 +22,7 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
 const WORK_ORDER = {
   id: '3f0c1a52-7d1e-4b8a-9a57-0c3c4b1c2d3e',
   teamId: '9b2f7c10-1a2b-4c3d-8e9f-0a1b2c3d4e5f',
+  externalRef: null,
   code: 'WO-1',
   title: 'Leaking kitchen tap',
   description: null,

@@ -105,6 +105,7 @@ describe('GET /v1/units', () => {
         expect.arrayContaining(['200', '400', '401', '404', '429']),
       );
       expect(paths['/v1/units'].get.parameters.map((p: { name: string }) => p.name).sort()).toEqual([
+        'externalRef',
         'page',
         'pageSize',
         'search',
