@@ -101,13 +101,15 @@ export async function createOneOfEach(
       const schema = create?.body ?? { type: 'object' };
       const body = sampleObject(doc, schema, { links: ids, optional: true, collections });
       const missing = (schema.required ?? []).filter((field) => body[field] === undefined);
-      if (missing.length > 0) {
+      // A nested collection (`/v1/work-orders/{workOrderId}/notes`) waits for the records its path names.
+      const unnamed = [...collection.matchAll(/\{(\w+)\}/g)].filter(([, name]) => !ids.has(name));
+      if (missing.length > 0 || unnamed.length > 0) {
         waiting.push([parameter, collection]);
         continue;
       }
       const response = await client.send({
         method: 'POST',
-        path: collection,
+        path: fillPath(collection, Object.fromEntries(ids)),
         headers: { ...authorization(apiKey), 'Content-Type': 'application/json' },
         body: JSON.stringify(body),
       });
