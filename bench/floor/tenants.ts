@@ -5,6 +5,7 @@ import { named } from './statements.js';
 interface TenantRow {
   id: string;
   team_id: string;
+  external_ref: string | null;
   first_name: string;
   last_name: string;
   email: string | null;
@@ -46,7 +47,7 @@ export async function listTenants(pool: pg.Pool, teamId: string, query: PagePara
   const [rows, count] = await Promise.all([
     // As for work orders: a list is planned for its values on every run.
     pool.query<TenantRow>(
-      `SELECT t.id, t.team_id, t.first_name, t.last_name, t.email, t.phone_number, t.notes, t.created_at, t.updated_at
+      `SELECT t.id, t.team_id, t.external_ref, t.first_name, t.last_name, t.email, t.phone_number, t.notes, t.created_at, t.updated_at
        FROM tenants t WHERE ${filter}
        ORDER BY t.created_at DESC, t.id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
       [...params, query.pageSize, offset],
@@ -71,6 +72,7 @@ export async function listTenants(pool: pg.Pool, teamId: string, query: PagePara
     data: rows.rows.map((row) => ({
       id: row.id,
       teamId: row.team_id,
+      externalRef: row.external_ref,
       firstName: row.first_name,
       lastName: row.last_name,
       email: row.email,

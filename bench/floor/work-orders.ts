@@ -6,7 +6,7 @@ import { named } from './statements.js';
 
 /** A work order with its unit, tenant and contractor, each joined on the work order's own team. */
 const SELECT_WITH_LINKS = `
-  SELECT w.id, w.team_id, w.code, w.title, w.description, w.status, w.priority, w.availability, w.self_resolved,
+  SELECT w.id, w.team_id, w.external_ref, w.code, w.title, w.description, w.status, w.priority, w.availability, w.self_resolved,
          w.resolved_at, w.intake_channel, w.created_at, w.updated_at,
          u.id AS u_id, u.full_address AS u_full_address,
          t.id AS t_id, t.first_name AS t_first_name, t.last_name AS t_last_name, t.email AS t_email,
@@ -19,6 +19,7 @@ const SELECT_WITH_LINKS = `
 interface WorkOrderRow {
   id: string;
   team_id: string;
+  external_ref: string | null;
   code: string;
   title: string;
   description: string | null;
@@ -45,6 +46,7 @@ function toResponse(row: WorkOrderRow): Record<string, unknown> {
   return {
     id: row.id,
     teamId: row.team_id,
+    externalRef: row.external_ref,
     code: row.code,
     title: row.title,
     description: row.description,
