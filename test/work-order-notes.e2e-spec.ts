@@ -170,7 +170,7 @@ describe('work order notes', () => {
       );
       expect((await call().post(notesOf(full), { text: 'the thousandth' })).status).toBe(201);
       const refused = await call().post(notesOf(full), { text: 'one too many' });
-      expect(expectError(refused, 409)).toMatch(/1000 notes/);
+      expect(expectError(refused, 409)).toMatch(/1,000 notes/);
       const list = await call()
         .get(`${notesOf(full)}?pageSize=1`)
         .expect(200);

@@ -7403,7 +7403,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "The work order already has 1000 notes, the most it can hold; delete one first"
+                     *       "error": "The work order already has 1,000 notes, the most it can hold; delete one first"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];

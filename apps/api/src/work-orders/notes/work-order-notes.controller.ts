@@ -23,10 +23,9 @@ import { NoteResponse } from './dto/note.response.js';
 import { UpdateNoteDto } from './dto/update-note.dto.js';
 import { WORK_ORDER_NOTE_EXAMPLE } from './work-order-note.example.js';
 import type { NoteAuthor } from './work-order-note.row.js';
-import { NOTES_PER_WORK_ORDER, WorkOrderNotesService } from './work-order-notes.service.js';
+import { NOTES_LIMIT_REACHED, NOTES_PER_WORK_ORDER, WorkOrderNotesService } from './work-order-notes.service.js';
 
 const WORK_ORDER_NOT_FOUND = { 404: 'Work order not found' };
-const LIMIT_REACHED = `The work order already has ${NOTES_PER_WORK_ORDER} notes, the most it can hold; delete one first`;
 
 /** Only API keys call these routes (`@Authenticated()`), so the actor is always a key. */
 const keyOf = (actor: Actor): NoteAuthor => {
@@ -63,7 +62,7 @@ export class WorkOrderNotesController {
       `note (never its secret). A work order holds at most ${NOTES_PER_WORK_ORDER.toLocaleString('en')} notes: ` +
       'the next is 409. The example path names the demo team’s work order.',
   })
-  @ApiCreate(NoteResponse, { 409: LIMIT_REACHED })
+  @ApiCreate(NoteResponse, { 409: NOTES_LIMIT_REACHED })
   @ApiErrorsWith(WORK_ORDER_NOT_FOUND, 404)
   async create(
     @TeamId() teamId: string,

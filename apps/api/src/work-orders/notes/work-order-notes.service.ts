@@ -20,6 +20,9 @@ import { WorkOrderNotesRepository } from './work-order-notes.repository.js';
 /** How many notes one work order may hold (CONTRACT "Notes on work orders"). */
 export const NOTES_PER_WORK_ORDER = 1_000;
 
+/** The 409 when a work order holds as many notes as it may (the OpenAPI example says the same). */
+export const NOTES_LIMIT_REACHED = `The work order already has ${NOTES_PER_WORK_ORDER.toLocaleString('en')} notes, the most it can hold; delete one first`;
+
 /** Everything a body may write; the rest of the note belongs to the server. */
 const WRITABLE_FIELDS = ['text', 'authorName'] as const;
 
@@ -49,9 +52,7 @@ export class WorkOrderNotesService implements ConditionalSource {
     return this.transactions.run(async () => {
       if (!(await this.workOrders.lock(teamId, workOrderId))) throw new RecordNotFoundError('Work order');
       if ((await this.notes.countInWorkOrder(teamId, workOrderId)) >= NOTES_PER_WORK_ORDER) {
-        throw new ConflictError(
-          `The work order already has ${NOTES_PER_WORK_ORDER} notes, the most it can hold; delete one first`,
-        );
+        throw new ConflictError(NOTES_LIMIT_REACHED);
       }
       const authorName = dto.authorName ?? null;
       await this.notes.insertNote(teamId, { id, workOrderId, text: dto.text, authorName, createdBy });
