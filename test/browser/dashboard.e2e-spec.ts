@@ -322,6 +322,15 @@ describeBrowser('developer dashboard in Chromium', () => {
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
       expect(JSON.parse(receipts[0])).toMatchObject({ type: 'ping' });
+      // The attempt's result is written after the receiver answered: wait for it, or it would overwrite ours below.
+      for (let tries = 0; ; tries++) {
+        const [row] = await first.sql<{ attempts: number }>(
+          `SELECT attempts FROM webhook_deliveries WHERE type = 'ping'`,
+        );
+        if (row?.attempts === 1) break;
+        if (tries > 200) throw new Error('the failed attempt was never recorded');
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
       answer = 200;
       await first.sql(`UPDATE webhook_deliveries SET state = 'failed', next_attempt_at = NULL WHERE type = 'ping'`);
       await page.reload();
