@@ -16,6 +16,7 @@ import {
   CreateNoteDto,
   CreateWorkOrderDto,
   WorkOrder,
+  WorkOrderAttachment,
   WorkOrderNote,
   WorkOrderNotesService,
   WorkOrdersModule,
@@ -94,7 +95,7 @@ export const RESOURCES: Resource[] = [
   },
   {
     module: WorkOrdersModule,
-    entities: [WorkOrder, WorkOrderNote],
+    entities: [WorkOrder, WorkOrderNote, WorkOrderAttachment],
     example: { record: WORK_ORDER_EXAMPLE, create: CreateWorkOrderDto, service: WorkOrdersService },
     nestedExamples: [
       {

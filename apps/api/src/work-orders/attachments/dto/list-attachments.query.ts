@@ -1,0 +1,6 @@
+import { PagingQuery } from '@app/common';
+
+/** `page` and `pageSize`; attachments list oldest first, with no search or filter. */
+export class ListAttachmentsQuery extends PagingQuery {
+  readonly sort = 'createdAt';
+}
