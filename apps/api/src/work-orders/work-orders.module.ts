@@ -38,7 +38,11 @@ import { WorkOrdersService } from './work-orders.service.js';
     AttachmentsCleanup,
     DownloadUrls,
     // STORAGE_DRIVER picks the driver; `local` is the only one so far.
-    { provide: ObjectStorage, useFactory: (config: AppConfig) => new LocalStorage(config.STORAGE_DIR), inject: [AppConfig] },
+    {
+      provide: ObjectStorage,
+      useFactory: (config: AppConfig) => new LocalStorage(config.STORAGE_DIR),
+      inject: [AppConfig],
+    },
   ],
   exports: [WorkOrdersService, AttachmentsCleanup, ObjectStorage],
 })

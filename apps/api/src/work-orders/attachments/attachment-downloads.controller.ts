@@ -39,7 +39,12 @@ export class AttachmentDownloadsController {
     @Query() query: DownloadQuery,
     @Res() response: Response,
   ): Promise<void> {
-    const { row, object } = await this.attachments.download(teamId.toLowerCase(), id.toLowerCase(), query.expires, query.signature);
+    const { row, object } = await this.attachments.download(
+      teamId.toLowerCase(),
+      id.toLowerCase(),
+      query.expires,
+      query.signature,
+    );
     await sendObject(response, row, object);
   }
 }

@@ -132,7 +132,11 @@ export class AttachmentsService implements ConditionalSource {
   }
 
   /** The bytes of the work order's attachment (with a key). */
-  async content(teamId: string, workOrderId: string, id: string): Promise<{ row: AttachmentRow; object: StoredObject }> {
+  async content(
+    teamId: string,
+    workOrderId: string,
+    id: string,
+  ): Promise<{ row: AttachmentRow; object: StoredObject }> {
     const row = await this.attachments.findInWorkOrder(teamId, workOrderId, id);
     if (!row) throw await this.notFound(teamId, workOrderId);
     return { row, object: await this.objectOf(row) };
@@ -145,7 +149,9 @@ export class AttachmentsService implements ConditionalSource {
     expires: number,
     signature: string,
   ): Promise<{ row: AttachmentRow; object: StoredObject }> {
-    const refused = new ForbiddenException('This download URL is not valid: it was changed, has expired or was revoked');
+    const refused = new ForbiddenException(
+      'This download URL is not valid: it was changed, has expired or was revoked',
+    );
     if (!isUuid(teamId) || !isUuid(id) || !this.urls.verify(teamId, id, expires, signature)) throw refused;
     const row = await this.attachments.findOne(teamId, id);
     if (!row) throw refused;
@@ -160,8 +166,9 @@ export class AttachmentsService implements ConditionalSource {
 
   private responseOf(row: AttachmentRow, request?: Request): AttachmentResponse {
     const signed = this.urls.sign(row.teamId, row.id);
-    const base = (this.config.PUBLIC_URL ?? `${request?.protocol ?? 'http'}://${request?.get('host') ?? 'localhost'}`)
-      .replace(/\/+$/, '');
+    const base = (
+      this.config.PUBLIC_URL ?? `${request?.protocol ?? 'http'}://${request?.get('host') ?? 'localhost'}`
+    ).replace(/\/+$/, '');
     const downloadUrl = `${base}/v1/${signed.path}?expires=${signed.expires}&signature=${signed.signature}`;
     return AttachmentResponse.from(row, { downloadUrl, expiresAt: signed.expiresAt });
   }

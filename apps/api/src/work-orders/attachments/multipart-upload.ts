@@ -74,7 +74,8 @@ export function receiveUpload(
     });
     parser.on('file', (name, file, info) => {
       if (name !== 'file' || stored || failure) {
-        if (name !== 'file') fail(new BadRequestException(`Unknown part ${name}: the file goes in the part named file`));
+        if (name !== 'file')
+          fail(new BadRequestException(`Unknown part ${name}: the file goes in the part named file`));
         file.resume();
         return;
       }
