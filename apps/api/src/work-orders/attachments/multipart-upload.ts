@@ -91,9 +91,14 @@ export function receiveUpload(
       fail(new BadRequestException(`Malformed multipart body: ${error.message}`));
       request.unpipe(parser);
       request.resume();
-      request.once('end', () => void settle());
+      if (request.readableEnded) void settle();
+      else request.once('end', () => void settle());
     });
     parser.on('close', () => void settle());
+    // A client that goes away mid-upload: the file part fails (its partial object removed), the promise settles.
+    request.once('close', () => {
+      if (!request.complete) parser.destroy(new Error('the upload was interrupted before its end'));
+    });
 
     let settled = false;
     async function settle(): Promise<void> {
@@ -107,80 +112,85 @@ export function receiveUpload(
   });
 }
 
-/** The file part's bytes into `store`, checked as they pass. */
-async function storeFile(
+/**
+ * The file part's bytes into `store`, checked as they pass: its first `SNIFF_BYTES` decide its type before `store`
+ * is called, a SHA-256 and a byte count are taken on the way, more than 10 MiB fails the stream given to `store`.
+ * One set of listeners for the part's whole life: a part may end (even emit `end`) while its first bytes are still
+ * being looked at, so nothing is detached and re-attached in between. The part is read to its end whatever
+ * happens (busboy waits for every file stream to end before it finishes the request).
+ */
+function storeFile(
   file: Readable & { truncated?: boolean },
   info: busboy.FileInfo,
   store: (body: Readable) => Promise<void>,
 ): Promise<ReceivedFile> {
-  const head = await firstBytes(file, SNIFF_BYTES);
-  const contentType = contentTypeOf(head.bytes);
-  const declared = declaredTypeOf(info.mimeType);
-  if (!contentType || (declared && declared !== contentType)) {
-    file.resume();
-    throw new UnsupportedMediaTypeException(
-      contentType
-        ? `file is declared ${info.mimeType} but its bytes are ${contentType}`
-        : `file must be ${ACCEPTED}, decided from its bytes`,
-    );
-  }
-  const hash = createHash('sha256');
-  let size = 0;
-  const body = new PassThrough();
-  const count = (chunk: Buffer): void => {
-    size += chunk.length;
-    hash.update(chunk);
-  };
-  count(head.bytes);
-  body.write(head.bytes);
-  // Once the storage has failed (or the size limit hit), the rest of the part is read and dropped.
-  body.on('close', () => file.resume());
-  file.on('data', (chunk: Buffer) => {
-    if (body.destroyed) return;
-    count(chunk);
-    if (!body.write(chunk)) {
-      file.pause();
-      body.once('drain', () => file.resume());
-    }
-  });
-  file.on('limit', () => body.destroy(new PayloadTooLargeException(`file must be at most 10 MiB`)));
-  file.on('end', () => {
-    if (!body.destroyed) body.end();
-  });
-  file.on('error', (error: Error) => body.destroy(error));
-  if (head.ended) body.end();
-  else file.resume();
-  try {
-    await store(body);
-  } catch (error) {
-    file.resume();
-    throw error;
-  }
-  return { fileName: displayName(info.filename), contentType, size, sha256: hash.digest('hex') };
-}
-
-/** Reads until `count` bytes (or the end) and pauses the stream; the bytes read so far, and whether it ended. */
-function firstBytes(stream: Readable, count: number): Promise<{ bytes: Buffer; ended: boolean }> {
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let length = 0;
-    const done = (ended: boolean): void => {
-      stream.off('data', onData);
-      stream.off('end', onEnd);
-      stream.off('error', reject);
-      resolve({ bytes: Buffer.concat(chunks), ended });
+    const hash = createHash('sha256');
+    const head: Buffer[] = [];
+    let size = 0;
+    let body: PassThrough | undefined;
+    // Set once the part is refused or its storage failed: the rest of it is read and dropped.
+    let failure: Error | undefined;
+    // While `store` runs, a refusal waits for it to fail (and remove what it wrote) before it is answered.
+    let storing = false;
+
+    const refuse = (error: Error): void => {
+      if (failure) return;
+      failure = error;
+      body?.destroy(error);
+      file.resume();
+      if (!storing) reject(error);
     };
-    const onData = (chunk: Buffer): void => {
-      chunks.push(chunk);
-      length += chunk.length;
-      if (length >= count) {
-        stream.pause();
-        done(false);
+    const start = (): void => {
+      const bytes = Buffer.concat(head);
+      const contentType = contentTypeOf(bytes);
+      const declared = declaredTypeOf(info.mimeType);
+      if (!contentType || (declared && declared !== contentType)) {
+        refuse(
+          new UnsupportedMediaTypeException(
+            contentType
+              ? `file is declared ${info.mimeType} but its bytes are ${contentType}`
+              : `file must be ${ACCEPTED}, decided from its bytes`,
+          ),
+        );
+        return;
       }
+      const stream = new PassThrough();
+      body = stream;
+      stream.write(bytes);
+      stream.on('drain', () => {
+        if (!failure) file.resume();
+      });
+      storing = true;
+      store(stream).then(
+        () => {
+          storing = false;
+          if (failure) reject(failure);
+          else resolve({ fileName: displayName(info.filename), contentType, size, sha256: hash.digest('hex') });
+        },
+        (error: Error) => {
+          storing = false;
+          refuse(error);
+          reject(failure ?? error);
+        },
+      );
     };
-    const onEnd = (): void => done(true);
-    stream.on('data', onData);
-    stream.once('end', onEnd);
-    stream.once('error', reject);
+
+    file.on('data', (chunk: Buffer) => {
+      if (failure) return;
+      size += chunk.length;
+      hash.update(chunk);
+      if (!body) {
+        head.push(chunk);
+        if (size >= SNIFF_BYTES) start();
+      } else if (!body.write(chunk)) file.pause();
+    });
+    file.on('limit', () => refuse(new PayloadTooLargeException('file must be at most 10 MiB')));
+    file.on('end', () => {
+      if (failure) return;
+      if (!body) start();
+      body?.end();
+    });
+    file.on('error', (error: Error) => refuse(error));
   });
 }
