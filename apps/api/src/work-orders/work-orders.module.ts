@@ -2,11 +2,13 @@ import { Module } from '@nestjs/common';
 import { AppConfig } from '@app/common';
 import { AttachmentDownloadsController } from './attachments/attachment-downloads.controller.js';
 import { WorkOrderAttachment } from './attachments/attachment.entity.js';
+import { AttachmentUploads } from './attachments/attachment-uploads.js';
 import { AttachmentsCleanup } from './attachments/attachments.cleanup.js';
 import { AttachmentsController } from './attachments/attachments.controller.js';
 import { AttachmentsRepository } from './attachments/attachments.repository.js';
 import { AttachmentsService } from './attachments/attachments.service.js';
 import { DownloadUrls } from './attachments/download-urls.js';
+import { ReceiveUploadGuard } from './attachments/receive-upload.guard.js';
 import { AttachmentObjectsRepository } from './attachments/storage/attachment-objects.repository.js';
 import { LocalStorage } from './attachments/storage/local-storage.js';
 import { ObjectStorage } from './attachments/storage/object-storage.js';
@@ -33,6 +35,8 @@ import { WorkOrdersService } from './work-orders.service.js';
     WorkOrderNotesService,
     WorkOrderNotesRepository,
     AttachmentsService,
+    AttachmentUploads,
+    ReceiveUploadGuard,
     AttachmentsRepository,
     AttachmentObjectsRepository,
     AttachmentsCleanup,

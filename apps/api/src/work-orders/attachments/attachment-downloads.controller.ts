@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Query, Res } from '@nestjs/common';
-import { ApiOperation, ApiParam, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { ApiErrorsWith, EXAMPLES, Public } from '@app/common';
 import { ATTACHMENT_EXAMPLE } from './attachment.example.js';
@@ -24,7 +24,6 @@ export class AttachmentDownloadsController {
   })
   @ApiParam({ name: 'teamId', format: 'uuid', example: EXAMPLES.teamId })
   @ApiParam({ name: 'attachmentId', format: 'uuid', example: ATTACHMENT_EXAMPLE.id })
-  @ApiProduces(...AttachmentResponse.contentTypes)
   @ApiResponse({
     status: 200,
     description: 'The bytes, as uploaded',

@@ -1,5 +1,5 @@
-import { Controller, Delete, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiOperation, ApiParam, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Controller, Delete, Get, HttpCode, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import {
   ApiCreate,
@@ -18,9 +18,11 @@ import {
 import { WorkOrdersService } from '../work-orders.service.js';
 import type { NoteAuthor } from '../notes/work-order-note.row.js';
 import { ATTACHMENT_EXAMPLE } from './attachment.example.js';
-import { ATTACHMENTS_PER_WORK_ORDER, AttachmentsService, DESCRIPTION_MAX } from './attachments.service.js';
+import { DESCRIPTION_MAX, type StoredUpload } from './attachment-uploads.js';
+import { ATTACHMENTS_PER_WORK_ORDER, AttachmentsService } from './attachments.service.js';
 import { AttachmentResponse } from './dto/attachment.response.js';
 import { ListAttachmentsQuery } from './dto/list-attachments.query.js';
+import { ReceivedUpload, ReceiveUploadGuard } from './receive-upload.guard.js';
 import { sendObject } from './send-object.js';
 
 const WORK_ORDER_NOT_FOUND = { 404: 'Work order not found' };
@@ -47,6 +49,8 @@ export class AttachmentsController {
 
   @Post()
   @HttpCode(201)
+  // The file is stored before the write's transaction opens; the handler writes the row (receive-upload.guard.ts).
+  @UseGuards(ReceiveUploadGuard)
   @ApiOperation({
     summary: 'Upload a photo or document to a work order',
     description:
@@ -76,9 +80,10 @@ export class AttachmentsController {
     @TeamId() teamId: string,
     @IdParam('workOrderId') workOrderId: string,
     @RequestActor() actor: Actor,
+    @ReceivedUpload() upload: StoredUpload,
     @Req() request: Request,
   ): Promise<{ data: AttachmentResponse }> {
-    return { data: await this.attachments.upload(teamId, workOrderId, request, keyOf(actor)) };
+    return { data: await this.attachments.create(teamId, workOrderId, upload, keyOf(actor), request) };
   }
 
   @Get()
@@ -116,7 +121,6 @@ export class AttachmentsController {
     description: 'The exact bytes, with the stored `Content-Type`, `Content-Disposition: attachment` and `nosniff`.',
   })
   @ApiParam({ name: 'attachmentId', format: 'uuid', example: ATTACHMENT_EXAMPLE.id })
-  @ApiProduces(...AttachmentResponse.contentTypes)
   @ApiResponse({
     status: 200,
     description: 'The bytes',

@@ -33,7 +33,7 @@ export class AttachmentsRepository extends TeamScopedRepository<WorkOrderAttachm
   list(teamId: string, workOrderId: string, paging: Paging): Promise<[AttachmentRow[], number]> {
     const filter = new FilterBuilder();
     filter.and(`a.work_order_id = ${filter.bind(workOrderId)}`);
-    return this.pageRows(teamId, paging, filter.build());
+    return this.pageRows(teamId, { page: paging.page, pageSize: paging.pageSize, sort: 'createdAt' }, filter.build());
   }
 
   /** How many attachments the work order has (call with the work order locked to decide on the limit). */

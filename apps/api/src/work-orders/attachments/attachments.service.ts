@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { BadRequestException, ForbiddenException, Injectable, UnsupportedMediaTypeException } from '@nestjs/common';
+import { BadRequestException, ForbiddenException, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import {
   AppConfig,
@@ -18,13 +17,12 @@ import { AttachmentsRepository } from './attachments.repository.js';
 import { DownloadUrls } from './download-urls.js';
 import { AttachmentResponse } from './dto/attachment.response.js';
 import type { ListAttachmentsQuery } from './dto/list-attachments.query.js';
-import { receiveUpload, type ReceivedUpload } from './multipart-upload.js';
+import { AttachmentUploads, type StoredUpload } from './attachment-uploads.js';
 import { AttachmentObjectsRepository } from './storage/attachment-objects.repository.js';
 import { ObjectStorage, type StoredObject } from './storage/object-storage.js';
 
 /** How many attachments one work order may hold (CONTRACT "Attachments"). */
 export const ATTACHMENTS_PER_WORK_ORDER = 100;
-export const DESCRIPTION_MAX = 500;
 
 /** A work order's files: streamed into the object storage before their row commits. */
 @Injectable()
@@ -37,25 +35,25 @@ export class AttachmentsService implements ConditionalSource {
     private readonly urls: DownloadUrls,
     private readonly config: AppConfig,
     private readonly transactions: Transactions,
+    private readonly uploads: AttachmentUploads,
   ) {}
 
   /**
-   * The upload: refused before reading when it is not multipart or the work order is missing; the object is
-   * written (its key first committed to the cleanup's list), then the row in the request's transaction, which
-   * takes the key off the list. Any refusal removes the object at once.
+   * The second half of an upload (`AttachmentUploads` stored the object first), in the request's short
+   * transaction: the work order locked, the limits and the note checked, the key claimed off the cleanup's list
+   * and the row inserted. A refusal before the claim removes the object at once; anything later that rolls back
+   * leaves the key listed, and the object is removed after the answer.
    */
-  async upload(teamId: string, workOrderId: string, request: Request, author: NoteAuthor): Promise<AttachmentResponse> {
-    if (!request.is('multipart/form-data')) {
-      throw new UnsupportedMediaTypeException('Content-Type must be multipart/form-data');
-    }
-    await this.requireWorkOrder(teamId, workOrderId);
-    const id = randomUUID();
-    const key = `${teamId}/${id}`;
-    await this.objects.expectUpload(key);
-    try {
-      const upload = await receiveUpload(request, (body) => this.storage.put(key, body));
-      const { file, noteId, description } = this.checked(upload);
-      return await this.transactions.run(async () => {
+  async create(
+    teamId: string,
+    workOrderId: string,
+    upload: StoredUpload,
+    author: NoteAuthor,
+    request: Request,
+  ): Promise<AttachmentResponse> {
+    const { id, storageKey, file, noteId, description } = upload;
+    return this.transactions.run(async () => {
+      try {
         if (!(await this.workOrders.lock(teamId, workOrderId))) throw new RecordNotFoundError('Work order');
         if ((await this.attachments.countInWorkOrder(teamId, workOrderId)) >= ATTACHMENTS_PER_WORK_ORDER) {
           throw new ConflictError(
@@ -65,38 +63,24 @@ export class AttachmentsService implements ConditionalSource {
         if (noteId && !(await this.attachments.hasNote(teamId, workOrderId, noteId))) {
           throw new BadRequestException('noteId must reference a note of this work order');
         }
-        if (!(await this.objects.claimUpload(key))) throw new Error(`upload ${key} was cleaned up before its row`);
-        await this.attachments.insert(teamId, {
-          id,
-          workOrderId,
-          noteId,
-          description,
-          ...file,
-          storageKey: key,
-          createdBy: author,
-        } as Parameters<AttachmentsRepository['insert']>[1]);
-        return this.get(teamId, id, workOrderId, request);
-      });
-    } catch (error) {
-      await this.storage.delete(key);
-      await this.objects.forget(key);
-      throw error;
-    }
-  }
-
-  /** The fields of an upload, checked (the file was checked as it streamed). */
-  private checked(upload: ReceivedUpload) {
-    const { file, fields } = upload;
-    if (!file) throw new BadRequestException('file is required: send the file in a part named file');
-    const unknown = Object.keys(fields).filter((name) => name !== 'noteId' && name !== 'description');
-    if (unknown.length > 0) throw new BadRequestException(`Unknown field ${unknown[0]}: only noteId and description`);
-    const noteId = fields.noteId?.trim() || null;
-    if (noteId && !isUuid(noteId)) throw new BadRequestException('noteId must be a UUID');
-    const description = fields.description?.trim() || null;
-    if (description && [...description].length > DESCRIPTION_MAX) {
-      throw new BadRequestException(`description must be at most ${DESCRIPTION_MAX} characters`);
-    }
-    return { file, noteId: noteId?.toLowerCase() ?? null, description };
+      } catch (error) {
+        await this.uploads.abandon(storageKey);
+        throw error;
+      }
+      if (!(await this.objects.claimUpload(storageKey))) {
+        throw new Error(`upload ${storageKey} was cleaned up before its row`);
+      }
+      await this.attachments.insert(teamId, {
+        id,
+        workOrderId,
+        noteId,
+        description,
+        ...file,
+        storageKey,
+        createdBy: author,
+      } as Parameters<AttachmentsRepository['insert']>[1]);
+      return this.get(teamId, id, workOrderId, request);
+    });
   }
 
   async list(

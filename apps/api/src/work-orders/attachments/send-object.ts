@@ -16,6 +16,6 @@ export async function sendObject(response: Response, row: AttachmentRow, object:
   response.setHeader('Content-Length', String(object.size));
   response.setHeader('Content-Disposition', dispositionOf(row.fileName));
   response.setHeader('X-Content-Type-Options', 'nosniff');
-  response.setHeader('Cache-Control', 'private, no-store');
+  response.setHeader('Cache-Control', 'no-store');
   await pipeline(object.body, response);
 }

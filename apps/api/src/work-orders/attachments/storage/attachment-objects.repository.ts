@@ -25,17 +25,29 @@ export class AttachmentObjectsRepository {
   async claimUpload(key: string, manager?: EntityManager): Promise<boolean> {
     const rows = await unscopedStatement<{ storage_key: string }>(
       manager ?? ambientManager() ?? this.db.manager,
-      `DELETE FROM attachment_objects WHERE storage_key = $1 AND reason = 'upload' RETURNING storage_key`,
+      `WITH gone AS (DELETE FROM attachment_objects WHERE storage_key = $1 AND reason = 'upload' RETURNING storage_key)
+         SELECT storage_key FROM gone`,
       [key],
       { why: 'the key of the upload this request wrote (team id and its attachment id)' },
     );
     return rows.length > 0;
   }
 
-  /** An upload that failed: its object is already removed, and so is its entry. */
-  async forget(key: string): Promise<void> {
-    await unscopedStatement(this.db.manager, `DELETE FROM attachment_objects WHERE storage_key = $1`, [key], {
-      why: 'the key of the upload this request wrote, after removing its object',
+  /**
+   * An upload whose row did not commit: while its key is still listed (locked, so no row can claim it meanwhile),
+   * `remove` removes the object, then the entry goes. A key already claimed (its row committed) or already cleaned
+   * up is left alone; a failing `remove` leaves the entry for the cleanup.
+   */
+  async abandonUpload(key: string, remove: () => Promise<void>): Promise<void> {
+    await this.db.transaction(async (manager) => {
+      const rows = await unscopedStatement<{ storage_key: string }>(
+        manager,
+        `WITH gone AS (DELETE FROM attachment_objects WHERE storage_key = $1 AND reason = 'upload' RETURNING storage_key)
+         SELECT storage_key FROM gone`,
+        [key],
+        { why: 'the key of the upload this request wrote (team id and its attachment id), its row not committed' },
+      );
+      if (rows.length > 0) await remove();
     });
   }
 
@@ -48,11 +60,13 @@ export class AttachmentObjectsRepository {
     return this.db.transaction(async (manager) => {
       const rows = await unscopedStatement<{ storage_key: string }>(
         manager,
-        `DELETE FROM attachment_objects WHERE storage_key IN (
-           SELECT storage_key FROM attachment_objects
-            WHERE reason = 'deleted' OR since < $1
-            ORDER BY since LIMIT $2 FOR UPDATE SKIP LOCKED)
-         RETURNING storage_key`,
+        `WITH gone AS (
+           DELETE FROM attachment_objects WHERE storage_key IN (
+             SELECT storage_key FROM attachment_objects
+              WHERE reason = 'deleted' OR since < $1
+              ORDER BY since LIMIT $2 FOR UPDATE SKIP LOCKED)
+           RETURNING storage_key)
+         SELECT storage_key FROM gone`,
         [before, limit],
         { why: 'the cleanup over every team: objects no row points at' },
       );
