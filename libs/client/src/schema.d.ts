@@ -1402,7 +1402,7 @@ export interface components {
             readonly subjectId: string | null;
         };
         /** @enum {string} */
-        EventType: "contractor.created" | "contractor.updated" | "contractor.deleted" | "unit.created" | "unit.updated" | "unit.deleted" | "tenant.created" | "tenant.updated" | "tenant.deleted" | "work_order.created" | "work_order.updated" | "work_order.deleted" | "work_order_note.created" | "work_order_note.updated" | "work_order_note.deleted" | "attachment.created" | "attachment.updated" | "attachment.deleted" | "landlord.created" | "landlord.updated" | "landlord.deleted";
+        EventType: "contractor.created" | "contractor.updated" | "contractor.deleted" | "unit.created" | "unit.updated" | "unit.deleted" | "tenant.created" | "tenant.updated" | "tenant.deleted" | "work_order.created" | "work_order.updated" | "work_order.deleted" | "work_order_note.created" | "work_order_note.updated" | "work_order_note.deleted" | "attachment.created" | "attachment.deleted" | "landlord.created" | "landlord.updated" | "landlord.deleted";
         EventData: {
             /**
              * @description The record exactly as GET one returned it after the change; `{"id"}` only for `.deleted`.

@@ -39,6 +39,8 @@ const keyOf = (actor: Actor): NoteAuthor => {
   idParam: 'attachmentId',
   name: 'Attachment',
   event: 'attachment',
+  // No route updates an attachment: the catalogue lists no attachment.updated.
+  actions: ['created', 'deleted'],
   parent: { source: WorkOrdersService, idParam: 'workOrderId', name: 'Work order' },
   eventObject: AttachmentResponse.eventObject,
 })
