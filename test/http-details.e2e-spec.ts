@@ -195,6 +195,7 @@ describe('HTTP details of the /v1 answers', () => {
         }
       }
     }
-    expect(creates).toBe(6);
+    // The five resources, webhook endpoints, a work order's notes and its attachments.
+    expect(creates).toBe(8);
   });
 });

@@ -9566,6 +9566,12 @@ export interface operations {
             /** @description The bytes */
             200: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */

@@ -10,6 +10,7 @@ import {
   Authenticated,
   ConditionalResource,
   IdParam,
+  RATE_LIMIT_HEADERS,
   RequestActor,
   TeamId,
   type Actor,
@@ -126,6 +127,7 @@ export class AttachmentsController {
   @ApiResponse({
     status: 200,
     description: 'The bytes',
+    headers: RATE_LIMIT_HEADERS,
     content: Object.fromEntries(
       AttachmentResponse.contentTypes.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
     ),
