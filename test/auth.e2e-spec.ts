@@ -46,6 +46,11 @@ const ROUTES: Route[] = [
   { method: 'get', path: '/v1/work-orders/{workOrderId}/notes/{noteId}' },
   { method: 'put', path: '/v1/work-orders/{workOrderId}/notes/{noteId}' },
   { method: 'delete', path: '/v1/work-orders/{workOrderId}/notes/{noteId}' },
+  { method: 'post', path: '/v1/work-orders/{workOrderId}/attachments' },
+  { method: 'get', path: '/v1/work-orders/{workOrderId}/attachments' },
+  { method: 'get', path: '/v1/work-orders/{workOrderId}/attachments/{attachmentId}' },
+  { method: 'get', path: '/v1/work-orders/{workOrderId}/attachments/{attachmentId}/content' },
+  { method: 'delete', path: '/v1/work-orders/{workOrderId}/attachments/{attachmentId}' },
   { method: 'get', path: '/v1/contractors/{contractorId}/history' },
   { method: 'get', path: '/v1/landlords/{landlordId}/history' },
   { method: 'get', path: '/v1/units/{unitId}/history' },
@@ -134,7 +139,9 @@ describe('authentication', () => {
     async (_, route) => {
       const response = await send(route, `Bearer ${team.apiKey}`);
       // The request is built to fail later on purpose: a bad body (400), a missing record (404), or a plain list.
-      const expected = hasBody(route) ? 400 : route.path.includes('{') ? 404 : 200;
+      // An upload takes multipart/form-data only: the JSON body is refused (415) before anything else.
+      const upload = route.method === 'post' && route.path.endsWith('/attachments');
+      const expected = upload ? 415 : hasBody(route) ? 400 : route.path.includes('{') ? 404 : 200;
       expect(response.status).toBe(expected);
     },
   );

@@ -495,6 +495,104 @@ describe('typed client (libs/client) against the real app', () => {
     ]);
   });
 
+  it('drives a work order’s notes, attachments (a multipart upload, both downloads) and every history', async () => {
+    const unit = ok(
+      await client.POST('/v1/units', {
+        body: { addressLine1: '2 Upload Row', city: 'Leeds', country: 'UK', postcode: 'LS1 4AP' },
+      }),
+    ).data;
+    const workOrder = ok(
+      await client.POST('/v1/work-orders', { body: { title: 'Leaking tap', unitId: unit.id } }),
+    ).data;
+    const workOrderPath = { workOrderId: workOrder.id };
+    const note = ok(
+      await client.POST('/v1/work-orders/{workOrderId}/notes', {
+        params: { path: workOrderPath },
+        body: { text: 'Photo attached' },
+      }),
+    ).data;
+    const notePath = { params: { path: { ...workOrderPath, noteId: note.id } } };
+    expect(
+      ok(await client.GET('/v1/work-orders/{workOrderId}/notes', { params: { path: workOrderPath } })).data,
+    ).toHaveLength(1);
+
+    const pdf = new TextEncoder().encode('%PDF-1.7\n% client upload\n%%EOF\n');
+    const uploaded = ok(
+      await client.POST('/v1/work-orders/{workOrderId}/attachments', {
+        params: { path: workOrderPath },
+        body: { file: 'quote.pdf', noteId: note.id },
+        // The document types the file as a string (binary); the request carries the bytes as multipart parts.
+        bodySerializer: (body: { noteId?: string }) => {
+          const form = new FormData();
+          form.append('file', new Blob([pdf]), 'quote.pdf');
+          if (body.noteId) form.append('noteId', body.noteId);
+          return form;
+        },
+      }),
+    ).data;
+    expect(uploaded).toMatchObject({ contentType: 'application/pdf', size: pdf.length, noteId: note.id });
+    const attachmentPath = { params: { path: { ...workOrderPath, attachmentId: uploaded.id } } };
+    expect(ok(await client.GET('/v1/work-orders/{workOrderId}/notes/{noteId}', notePath)).data.attachmentIds).toEqual([
+      uploaded.id,
+    ]);
+    expect(
+      ok(await client.GET('/v1/work-orders/{workOrderId}/attachments', { params: { path: workOrderPath } })).data,
+    ).toHaveLength(1);
+    expect(
+      ok(await client.GET('/v1/work-orders/{workOrderId}/attachments/{attachmentId}', attachmentPath)).data.id,
+    ).toBe(uploaded.id);
+    const content = await client.GET('/v1/work-orders/{workOrderId}/attachments/{attachmentId}/content', {
+      ...attachmentPath,
+      parseAs: 'arrayBuffer',
+    });
+    expect(Buffer.from(ok<ArrayBuffer>(content)).equals(Buffer.from(pdf))).toBe(true);
+    const signed = new URL(uploaded.downloadUrl);
+    const download = await client.GET('/v1/attachment-downloads/{teamId}/{attachmentId}', {
+      params: {
+        path: { teamId: uploaded.teamId, attachmentId: uploaded.id },
+        query: {
+          expires: Number(signed.searchParams.get('expires')),
+          signature: signed.searchParams.get('signature') ?? '',
+        },
+      },
+      parseAs: 'arrayBuffer',
+    });
+    expect(Buffer.from(ok<ArrayBuffer>(download)).equals(Buffer.from(pdf))).toBe(true);
+
+    ok(
+      await client.PUT('/v1/work-orders/{workOrderId}/notes/{noteId}', {
+        ...notePath,
+        body: { text: 'Photo and quote' },
+      }),
+    );
+    expect(
+      (await client.DELETE('/v1/work-orders/{workOrderId}/attachments/{attachmentId}', attachmentPath)).response.status,
+    ).toBe(204);
+    expect((await client.DELETE('/v1/work-orders/{workOrderId}/notes/{noteId}', notePath)).response.status).toBe(204);
+    const history = ok(
+      await client.GET('/v1/work-orders/{workOrderId}/history', { params: { path: workOrderPath } }),
+    ).data;
+    expect(history.map((entry) => entry.type).slice(0, 4)).toEqual([
+      'note_deleted',
+      'attachment_deleted',
+      'note_updated',
+      'attachment_added',
+    ]);
+    const unitHistory = ok(
+      await client.GET('/v1/units/{unitId}/history', { params: { path: { unitId: unit.id } } }),
+    ).data;
+    expect(unitHistory.map((entry) => entry.type)).toEqual(['created']);
+    // The other resources' histories: a record of none of them is a 404 the client reports as an error.
+    const missing = '00000000-0000-4000-8000-000000000000';
+    for (const result of [
+      await client.GET('/v1/contractors/{contractorId}/history', { params: { path: { contractorId: missing } } }),
+      await client.GET('/v1/tenants/{tenantId}/history', { params: { path: { tenantId: missing } } }),
+      await client.GET('/v1/landlords/{landlordId}/history', { params: { path: { landlordId: missing } } }),
+    ]) {
+      expect(result.response.status).toBe(404);
+    }
+  });
+
   it('reads the API root (GET /v1): the version and where the document is, with types from the document', async () => {
     const root = ok(await client.GET('/v1')).data;
     expect(root.version).toMatch(/^\d+\.\d+\.\d+$/);

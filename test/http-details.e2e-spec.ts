@@ -195,7 +195,7 @@ describe('HTTP details of the /v1 answers', () => {
         }
       }
     }
-    // The five resources, webhook endpoints and work orders' notes.
-    expect(creates).toBe(7);
+    // The five resources, webhook endpoints, a work order's notes and its attachments.
+    expect(creates).toBe(8);
   });
 });

@@ -16,6 +16,7 @@ import {
   CreateNoteDto,
   CreateWorkOrderDto,
   WorkOrder,
+  WorkOrderAttachment,
   WorkOrderNote,
   WorkOrderNotesService,
   WorkOrdersModule,
@@ -94,7 +95,7 @@ export const RESOURCES: Resource[] = [
   },
   {
     module: WorkOrdersModule,
-    entities: [WorkOrder, WorkOrderNote],
+    entities: [WorkOrder, WorkOrderNote, WorkOrderAttachment],
     example: { record: WORK_ORDER_EXAMPLE, create: CreateWorkOrderDto, service: WorkOrdersService },
     nestedExamples: [
       {
@@ -119,7 +120,7 @@ export const entities: Type[] = [Team, ApiKey, ...RESOURCES.flatMap((resource) =
 export const EVENT_RECORDS = RESOURCES.flatMap((resource) => eventRecordsOf(resource.module));
 
 /** Every event type of the feed and of webhook endpoints' `types`, in this list's order. */
-export const EVENT_TYPES: EventType[] = eventTypesOf(EVENT_RECORDS.map(({ record }) => record));
+export const EVENT_TYPES: EventType[] = eventTypesOf(EVENT_RECORDS);
 
 /** `a tenant, a unit … or a work order`-style words for descriptions: the announcing records' names, lowercase. */
 export function eventRecordNames(conjunction: string): string {

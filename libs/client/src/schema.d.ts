@@ -337,6 +337,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/work-orders/{workOrderId}/attachments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a work order’s attachments
+         * @description Oldest first. `page` ≥ 1 (default 1), `pageSize` 1–50 (default 20). Each has a fresh `downloadUrl`.
+         */
+        get: operations["AttachmentsController_list"];
+        put?: never;
+        /**
+         * Upload a photo or document to a work order
+         * @description `multipart/form-data` with one part `file` (JPEG, PNG, WebP, HEIC or PDF, decided from its bytes; at most 10 MiB) and optional fields `noteId` (a note of this work order) and `description` (at most 500 characters). Another type, or a declared type naming a different accepted type than the bytes, is 415; a larger file 413; no `file` part 400. A work order holds at most 100 attachments (409). Counted as one write. With `Idempotency-Key`, a repeat of the same path is answered as the first.
+         */
+        post: operations["AttachmentsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/work-orders/{workOrderId}/attachments/{attachmentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an attachment
+         * @description With a fresh `downloadUrl` (valid for 15 minutes).
+         */
+        get: operations["AttachmentsController_get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an attachment
+         * @description 204; its download URLs stop working at once.
+         */
+        delete: operations["AttachmentsController_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/work-orders/{workOrderId}/attachments/{attachmentId}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download an attachment’s bytes
+         * @description The exact bytes, with the stored `Content-Type`, `Content-Disposition: attachment` and `nosniff`.
+         */
+        get: operations["AttachmentsController_content"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/attachment-downloads/{teamId}/{attachmentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download an attachment by its signed URL
+         * @description The `downloadUrl` of an attachment: needs no key and works for 15 minutes. A changed, expired or deleted attachment’s URL is 403.
+         */
+        get: operations["AttachmentDownloadsController_download"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/landlords": {
         parameters: {
             query?: never;
@@ -501,7 +589,7 @@ export interface paths {
         };
         /**
          * Follow changes (the events feed)
-         * @description Every committed change of a contractor, unit, tenant, work order, note or landlord, once, in commit order (`<record>.created|updated|deleted`). Keep passing `pagination.next` as `after`: a reader that does sees every event of its team exactly once, including one whose transaction began earlier but committed later than one already read. `data.object` is the record as GET one returned it after the change (`{"id"}` for `.deleted`); `.updated` events add `previousAttributes`. Events are kept 30 days: an older `after` is 410. A read: it counts against the requests limit only. See docs/events.md.
+         * @description Every committed change of a contractor, unit, tenant, work order, note, attachment or landlord, once, in commit order (`<record>.created|updated|deleted`). Keep passing `pagination.next` as `after`: a reader that does sees every event of its team exactly once, including one whose transaction began earlier but committed later than one already read. `data.object` is the record as GET one returned it after the change (`{"id"}` for `.deleted`); `.updated` events add `previousAttributes`. Events are kept 30 days: an older `after` is 410. A read: it counts against the requests limit only. See docs/events.md.
          */
         get: operations["EventsController_list"];
         put?: never;
@@ -1140,6 +1228,70 @@ export interface components {
         };
         /** @enum {string} */
         NoteSort: "createdAt" | "-createdAt";
+        AttachmentResponse: {
+            /**
+             * Format: uuid
+             * @example 7b9d1f3a-5c7e-4a9b-8d1f-3a5c7e9b1d3f
+             */
+            readonly id: string;
+            /**
+             * Format: uuid
+             * @example 0b8e4f6a-2c1d-4e3f-9a5b-7c6d8e9f0a1b
+             */
+            readonly teamId: string;
+            /**
+             * Format: uuid
+             * @example 9b1d3f5a-7c9e-4b2d-8f4a-6c8e0a2b4d6f
+             */
+            readonly workOrderId: string;
+            /**
+             * Format: uuid
+             * @description The note the file was posted with; `null` for none (or once that note is deleted).
+             * @example null
+             */
+            noteId: string | null;
+            /**
+             * @description The uploaded file's name, for display only (path parts stripped, at most 255 characters).
+             * @example leak-under-sink.jpg
+             */
+            fileName: string;
+            /**
+             * @description What the bytes are, decided from the bytes.
+             * @example image/jpeg
+             * @enum {string}
+             */
+            contentType: "image/jpeg" | "image/png" | "image/webp" | "image/heic" | "application/pdf";
+            /**
+             * @description Bytes.
+             * @example 482113
+             */
+            size: number;
+            /**
+             * @description SHA-256 of the bytes, lowercase hex.
+             * @example 9f2c4b6d8e0a1c3e5f7a9b1d3f5a7c9e1b3d5f7a9c1e3b5d7f9a1c3e5b7d9f1a
+             */
+            sha256: string;
+            /** @example The cupboard floor under the kitchen sink, Monday morning */
+            description: string | null;
+            /** @description The API key that uploaded it. */
+            readonly createdBy: components["schemas"]["NoteAuthorResponse"];
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:14:03.512Z
+             */
+            readonly createdAt: string;
+            /**
+             * Format: uri
+             * @description Downloads the bytes without a key until `downloadUrlExpiresAt` (15 minutes); GET the attachment for a fresh one.
+             * @example https://api.example.com/v1/attachment-downloads/00000000-0000-4000-8000-000000000001/7b9d1f3a-5c7e-4a9b-8d1f-3a5c7e9b1d3f?expires=1767225600&signature=3q2-7w
+             */
+            readonly downloadUrl: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-23T16:40:27.088Z
+             */
+            readonly downloadUrlExpiresAt: string;
+        };
         /** @enum {string} */
         LandlordStatus: "active" | "inactive";
         LandlordResponse: {
@@ -1250,7 +1402,7 @@ export interface components {
             readonly subjectId: string | null;
         };
         /** @enum {string} */
-        EventType: "contractor.created" | "contractor.updated" | "contractor.deleted" | "unit.created" | "unit.updated" | "unit.deleted" | "tenant.created" | "tenant.updated" | "tenant.deleted" | "work_order.created" | "work_order.updated" | "work_order.deleted" | "work_order_note.created" | "work_order_note.updated" | "work_order_note.deleted" | "landlord.created" | "landlord.updated" | "landlord.deleted";
+        EventType: "contractor.created" | "contractor.updated" | "contractor.deleted" | "unit.created" | "unit.updated" | "unit.deleted" | "tenant.created" | "tenant.updated" | "tenant.deleted" | "work_order.created" | "work_order.updated" | "work_order.deleted" | "work_order_note.created" | "work_order_note.updated" | "work_order_note.deleted" | "attachment.created" | "attachment.deleted" | "landlord.created" | "landlord.updated" | "landlord.deleted";
         EventData: {
             /**
              * @description The record exactly as GET one returned it after the change; `{"id"}` only for `.deleted`.
@@ -8304,6 +8456,1377 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "This Idempotency-Key was used with a different request (method, path or body); use a new key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix second at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds (at least 1) until the request would be accepted */
+                    "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error; never a stack trace */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying (2) */
+                    "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request took too long and was cancelled"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    AttachmentsController_list: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Records per page. */
+                pageSize?: number;
+            };
+            header?: never;
+            path: {
+                workOrderId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the work order’s attachments, oldest first */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AttachmentResponse"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
+            401: {
+                headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Invalid or revoked API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such record for this team (a record of another team is answered the same way) */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Work order not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix second at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds (at least 1) until the request would be accepted */
+                    "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error; never a stack trace */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying (2) */
+                    "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request took too long and was cancelled"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    AttachmentsController_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored. Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                workOrderId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The file
+                     */
+                    file: string;
+                    /**
+                     * Format: uuid
+                     * @description A note of this work order to attach it to
+                     */
+                    noteId?: string;
+                    description?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Strong entity tag of the record as GET one returns it; send it in If-Match or If-None-Match */
+                    ETag: string;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description The URL path of the created record (`/v1/<collection>/<id>`), also on a replayed answer */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AttachmentResponse"];
+                    };
+                };
+            };
+            /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers)
+             *
+             *     Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers)
+             */
+            401: {
+                headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Invalid or revoked API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This API key is read-only: writes (POST, PUT, DELETE) need a read-and-write key. Answered after the key and the limits, before the body is validated */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "This API key is read-only"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such record for this team (a record of another team is answered the same way) */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Work order not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict: the change is not allowed from the current state, the record is still referred to, or a request with the same Idempotency-Key is still in progress */
+            409: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The work order already has 100 attachments, the most it can hold; delete one first"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Body larger than 1 MiB (1,048,576 bytes)
+             *
+             *     Body larger than 1 MiB (1,048,576 bytes)
+             */
+            413: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Request body exceeds the limit of 1048576 bytes (1 MiB)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description A body sent with a Content-Type other than application/json
+             *
+             *     A body sent with a Content-Type other than application/json
+             */
+            415: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Content-Type must be application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different method, path or body */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "This Idempotency-Key was used with a different request (method, path or body); use a new key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit
+             *
+             *     Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit
+             */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix second at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds (at least 1) until the request would be accepted */
+                    "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Internal server error; never a stack trace
+             *
+             *     Internal server error; never a stack trace
+             */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds
+             *
+             *     The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds
+             */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying (2) */
+                    "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request took too long and was cancelled"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    AttachmentsController_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier read: when the record still has it, the answer is 304 with no body. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                workOrderId: string;
+                attachmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Strong entity tag of the record as GET one returns it; send it in If-Match or If-None-Match */
+                    ETag: string;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AttachmentResponse"];
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the current ETag; no body */
+            304: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Strong entity tag of the record as GET one returns it; send it in If-Match or If-None-Match */
+                    ETag: string;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
+            401: {
+                headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Invalid or revoked API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such record for this team (a record of another team is answered the same way) */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Attachment not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix second at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds (at least 1) until the request would be accepted */
+                    "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error; never a stack trace */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying (2) */
+                    "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request took too long and was cancelled"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    AttachmentsController_remove: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored. Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
+                "Idempotency-Key"?: string;
+                /** @description Applies the change only if the record is still the one with this ETag (or `*`: any); otherwise 412 and nothing changes. Checked after the key, the limits and the record’s existence, before the body is validated. */
+                "If-Match"?: string;
+            };
+            path: {
+                workOrderId: string;
+                attachmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; no body */
+            204: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
+            401: {
+                headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Invalid or revoked API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This API key is read-only: writes (POST, PUT, DELETE) need a read-and-write key. Answered after the key and the limits, before the body is validated */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "This API key is read-only"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such record for this team (a record of another team is answered the same way) */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Attachment not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict: the change is not allowed from the current state, the record is still referred to, or a request with the same Idempotency-Key is still in progress */
+            409: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A request with this Idempotency-Key is still in progress; retry later"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description If-Match does not match the current ETag: the record changed since it was read; nothing was changed */
+            412: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "If-Match does not match the attachment's current ETag \"3q2-7wAbCdEfGhIjKlMnOpQrStU\"; read it again"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different method, path or body */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "This Idempotency-Key was used with a different request (method, path or body); use a new key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix second at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds (at least 1) until the request would be accepted */
+                    "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error; never a stack trace */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying (2) */
+                    "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request took too long and was cancelled"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    AttachmentsController_content: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workOrderId: string;
+                attachmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bytes */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": string;
+                    "image/png": string;
+                    "image/webp": string;
+                    "image/heic": string;
+                    "application/pdf": string;
+                };
+            };
+            /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
+            401: {
+                headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Invalid or revoked API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such record for this team (a record of another team is answered the same way) */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Attachment not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix second at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds (at least 1) until the request would be accepted */
+                    "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error; never a stack trace */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying (2) */
+                    "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request took too long and was cancelled"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    AttachmentDownloadsController_download: {
+        parameters: {
+            query: {
+                expires: number;
+                signature: string;
+            };
+            header?: never;
+            path: {
+                teamId: string;
+                attachmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bytes, as uploaded */
+            200: {
+                headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": string;
+                    "image/png": string;
+                    "image/webp": string;
+                    "image/heic": string;
+                    "application/pdf": string;
+                };
+            };
+            /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
+            401: {
+                headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Invalid or revoked API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This API key is read-only: writes (POST, PUT, DELETE) need a read-and-write key. Answered after the key and the limits, before the body is validated */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "This download URL is not valid: it was changed, has expired or was revoked"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];

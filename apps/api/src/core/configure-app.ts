@@ -34,10 +34,19 @@ import {
 export * from './paths.js';
 
 const DASHBOARD_PREFIX = /^\/dashboard(\/|$)/;
+/** Uploads: multipart bodies streamed by their handler, never parsed as JSON (docs/attachments.md). */
+const UPLOAD_PATH = /^\/v1\/work-orders\/[^/]+\/attachments\/?$/;
 
-/** A middleware for everything but the dashboard (HTML forms, not the JSON API). */
+/** A middleware for the JSON API only: not the dashboard (HTML forms) nor an upload. */
 function outsideDashboard(handler: express.RequestHandler): express.RequestHandler {
-  return (request, response, next) => (DASHBOARD_PREFIX.test(request.path) ? next() : handler(request, response, next));
+  return (request, response, next) => {
+    if (request.method === 'POST' && UPLOAD_PATH.test(request.path)) {
+      // An upload's Idempotency-Key compares method and path: its body is the stream, read once by the handler.
+      request.body ??= {};
+      next();
+    } else if (DASHBOARD_PREFIX.test(request.path)) next();
+    else handler(request, response, next);
+  };
 }
 
 const documents = new WeakMap<NestExpressApplication, OpenAPIObject>();

@@ -65,7 +65,8 @@ export class EventsInterceptor implements NestInterceptor {
           before = await lockedRecord(source, caller.teamId, id, parentId);
         }
         const value: unknown = await lastValueFrom(next.handle(), { defaultValue: undefined });
-        const object = action === 'deleted' ? { id } : (value as { data?: object } | undefined)?.data;
+        const data = (value as { data?: object } | undefined)?.data;
+        const object = action === 'deleted' ? { id } : data && (resource.eventObject?.(data) ?? data);
         if (object) {
           const changes = action === 'updated' && before ? previousAttributes(before, object) : undefined;
           await this.events.record(manager, caller.teamId, type, object, changes, about);

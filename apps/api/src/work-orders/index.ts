@@ -5,3 +5,6 @@ export { CreateWorkOrderDto } from './dto/create-work-order.dto.js';
 export { WorkOrderNote } from './notes/work-order-note.entity.js';
 export { WorkOrderNotesService } from './notes/work-order-notes.service.js';
 export { CreateNoteDto } from './notes/dto/create-note.dto.js';
+export { WorkOrderAttachment } from './attachments/attachment.entity.js';
+export { AttachmentsCleanup } from './attachments/attachments.cleanup.js';
+export { ObjectStorage } from './attachments/storage/object-storage.js';

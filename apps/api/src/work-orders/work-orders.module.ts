@@ -1,4 +1,17 @@
 import { Module } from '@nestjs/common';
+import { AppConfig } from '@app/common';
+import { AttachmentDownloadsController } from './attachments/attachment-downloads.controller.js';
+import { WorkOrderAttachment } from './attachments/attachment.entity.js';
+import { AttachmentUploads } from './attachments/attachment-uploads.js';
+import { AttachmentsCleanup } from './attachments/attachments.cleanup.js';
+import { AttachmentsController } from './attachments/attachments.controller.js';
+import { AttachmentsRepository } from './attachments/attachments.repository.js';
+import { AttachmentsService } from './attachments/attachments.service.js';
+import { DownloadUrls } from './attachments/download-urls.js';
+import { ReceiveUploadGuard } from './attachments/receive-upload.guard.js';
+import { AttachmentObjectsRepository } from './attachments/storage/attachment-objects.repository.js';
+import { LocalStorage } from './attachments/storage/local-storage.js';
+import { ObjectStorage } from './attachments/storage/object-storage.js';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { WorkOrderNote } from './notes/work-order-note.entity.js';
 import { WorkOrderNotesController } from './notes/work-order-notes.controller.js';
@@ -11,12 +24,30 @@ import { WorkOrdersService } from './work-orders.service.js';
 
 @Module({
   // unitId, tenantId and contractorId are checked by foreign keys on (team_id, id): another team's is missing.
-  imports: [TypeOrmModule.forFeature([WorkOrder, WorkOrderNote])],
+  imports: [TypeOrmModule.forFeature([WorkOrder, WorkOrderNote, WorkOrderAttachment])],
   // The work orders' own routes first: their collection path is the resource's (test/support/resources.ts). A
   // note lives under its work order, so its controller is here and its events (`work_order_note.*`) derive from
   // this module's entry in resources.ts like the work order's.
-  controllers: [WorkOrdersController, WorkOrderNotesController],
-  providers: [WorkOrdersService, WorkOrdersRepository, WorkOrderNotesService, WorkOrderNotesRepository],
-  exports: [WorkOrdersService],
+  controllers: [WorkOrdersController, WorkOrderNotesController, AttachmentsController, AttachmentDownloadsController],
+  providers: [
+    WorkOrdersService,
+    WorkOrdersRepository,
+    WorkOrderNotesService,
+    WorkOrderNotesRepository,
+    AttachmentsService,
+    AttachmentUploads,
+    ReceiveUploadGuard,
+    AttachmentsRepository,
+    AttachmentObjectsRepository,
+    AttachmentsCleanup,
+    DownloadUrls,
+    // STORAGE_DRIVER picks the driver; `local` is the only one so far.
+    {
+      provide: ObjectStorage,
+      useFactory: (config: AppConfig) => new LocalStorage(config.STORAGE_DIR),
+      inject: [AppConfig],
+    },
+  ],
+  exports: [WorkOrdersService, AttachmentsCleanup, ObjectStorage],
 })
 export class WorkOrdersModule {}

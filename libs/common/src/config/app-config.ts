@@ -168,6 +168,23 @@ export class AppConfig {
   @MinLength(32, { message: 'DASHBOARD_SECRET must be at least 32 characters' })
   DASHBOARD_SECRET?: string;
 
+  /** Where uploaded files' bytes are kept: `local` (files under STORAGE_DIR). */
+  @IsIn(['local'], { message: 'STORAGE_DRIVER must be local' })
+  STORAGE_DRIVER: 'local' = 'local';
+
+  @IsString()
+  @IsNotEmpty()
+  STORAGE_DIR = '.data/attachments';
+
+  /**
+   * The key that signs download URLs (HMAC-SHA256), at least 32 characters, the same on every instance. Required in
+   * production; unset elsewhere: a random key per process (URLs then stop working on a restart).
+   */
+  @IsOptional()
+  @IsString()
+  @MinLength(32, { message: 'ATTACHMENT_URL_SECRET must be at least 32 characters' })
+  ATTACHMENT_URL_SECRET?: string;
+
   /** Sign-up on the dashboard; unset: on, except when NODE_ENV is production. */
   @IsOptional()
   @Transform(toBoolean)

@@ -43,6 +43,17 @@ describe('event types', () => {
       'memo.deleted',
     ]);
   });
+
+  it('gives a record that declares its actions only those, in the usual order', () => {
+    @ConditionalResource({ source: Source, idParam: 'fileId', name: 'File', actions: ['deleted', 'created'] })
+    @Controller('files')
+    class FilesController {}
+    @Module({ controllers: [FilesController] })
+    class FilesModule {}
+    const records = eventRecordsOf(FilesModule);
+    expect(records).toEqual([{ record: 'file', name: 'File', actions: ['deleted', 'created'] }]);
+    expect(eventTypesOf(records)).toEqual(['file.created', 'file.deleted']);
+  });
 });
 
 describe('previousAttributes', () => {

@@ -17,17 +17,33 @@ export function eventRecordOf(resource: Pick<ConditionalResourceOptions, 'name' 
  * The records a module's controllers announce (each `@ConditionalResource` controller writes events), with their
  * names in words: read from the decorators, so a list of event types can never disagree with what is written.
  */
-export function eventRecordsOf(module: Type): Array<{ record: string; name: string }> {
+export function eventRecordsOf(module: Type): EventRecord[] {
   const controllers = (Reflect.getMetadata(MODULE_METADATA.CONTROLLERS, module) ?? []) as Type[];
   return controllers.flatMap((controller) => {
     const resource = Reflect.getMetadata(CONDITIONAL_RESOURCE, controller) as ConditionalResourceOptions | undefined;
-    return resource ? [{ record: eventRecordOf(resource), name: resource.name }] : [];
+    if (!resource) return [];
+    const record: EventRecord = { record: eventRecordOf(resource), name: resource.name };
+    if (resource.actions) record.actions = resource.actions;
+    return [record];
   });
 }
 
-/** Every event type of the given records, in their order, each created, updated, deleted. */
-export const eventTypesOf = (records: readonly string[]): EventType[] =>
-  records.flatMap((record) => EVENT_ACTIONS.map((action): EventType => `${record}.${action}`));
+/** A record that announces its changes: its name in event types, in words, and its actions when not all three. */
+export interface EventRecord {
+  record: string;
+  name: string;
+  actions?: readonly EventAction[];
+}
+
+/**
+ * Every event type of the given records, in their order, each created, updated, deleted (in that order), or only
+ * the actions a record declares.
+ */
+export const eventTypesOf = (records: ReadonlyArray<string | Pick<EventRecord, 'record' | 'actions'>>): EventType[] =>
+  records.flatMap((entry) => {
+    const { record, actions = EVENT_ACTIONS } = typeof entry === 'string' ? { record: entry } : entry;
+    return EVENT_ACTIONS.filter((action) => actions.includes(action)).map((action): EventType => `${record}.${action}`);
+  });
 
 /** Events are kept this long; a cursor older than that gets 410. */
 export const EVENT_RETENTION_MS = 30 * 86_400_000;

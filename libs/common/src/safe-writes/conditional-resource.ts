@@ -56,6 +56,13 @@ export interface ConditionalResourceOptions {
    * parent named in the path, and its events name the parent (`EventContext.parent`) for the parent's history.
    */
   parent?: ParentResource;
+  /**
+   * The changes it announces, when not all three (`created`, `updated`, `deleted`): a record that no route updates
+   * (an attachment) lists none it can never send, and the event catalogue derived from it (`eventTypesOf`) follows.
+   */
+  actions?: ReadonlyArray<'created' | 'updated' | 'deleted'>;
+  /** What its events carry of a created or updated record's answer (default: all of it), e.g. without a signed URL. */
+  eventObject?: (data: object) => object;
 }
 
 /** The parent's id in a request's path, when the resource is nested and the id is a UUID (else validation refuses). */

@@ -10,6 +10,7 @@ import { ExternalRefs1764500000000 } from './1764500000000-external-refs.js';
 import { WorkOrderNotes1764510000000 } from './1764510000000-work-order-notes.js';
 import { RecordHistory1764520000000 } from './1764520000000-record-history.js';
 import { DashboardHardening1795633247294 } from './1795633247294-dashboard-hardening.js';
+import { WorkOrderAttachments1795700000000 } from './1795700000000-work-order-attachments.js';
 
 /** Every migration, in order. New migrations are appended here (ESM has no glob loading). */
 export const migrations = [
@@ -25,4 +26,5 @@ export const migrations = [
   WorkOrderNotes1764510000000,
   RecordHistory1764520000000,
   DashboardHardening1795633247294,
+  WorkOrderAttachments1795700000000,
 ];

@@ -20,9 +20,11 @@ export class WorkOrderNotesRepository extends TeamScopedRepository<WorkOrderNote
   constructor(@InjectRepository(WorkOrderNote) repository: Repository<WorkOrderNote>) {
     super(repository, 'n', {
       table: 'work_order_notes',
-      // `attachmentIds` is the note's attachments, oldest first, once attachments exist (issue 24); none until then.
+      // `attachmentIds`: the note's attachments, oldest first (matched on the note's own team).
       columns: `n.id, n.team_id AS "teamId", n.work_order_id AS "workOrderId", n.text, n.author_name AS "authorName",
-        n.created_by AS "createdBy", ARRAY[]::text[] AS "attachmentIds",
+        n.created_by AS "createdBy",
+        ARRAY(SELECT a.id::text FROM work_order_attachments a WHERE a.team_id = n.team_id AND a.note_id = n.id
+               ORDER BY a.created_at, a.id) AS "attachmentIds",
         ${isoTimestamp('n.created_at')} AS "createdAt", ${isoTimestamp('n.updated_at')} AS "updatedAt"`,
     });
   }

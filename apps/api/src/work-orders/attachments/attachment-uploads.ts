@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto';
+import { BadRequestException, Injectable, Logger, UnsupportedMediaTypeException } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { isUuid, RecordNotFoundError } from '@app/common';
+import { WorkOrdersRepository } from '../work-orders.repository.js';
+import { receiveUpload, type ReceivedFile, type ReceivedUpload } from './multipart-upload.js';
+import { AttachmentObjectsRepository } from './storage/attachment-objects.repository.js';
+import { ObjectStorage } from './storage/object-storage.js';
+
+export const DESCRIPTION_MAX = 500;
+
+/** An upload whose object is stored and whose row is not written yet. */
+export interface StoredUpload {
+  id: string;
+  storageKey: string;
+  file: ReceivedFile;
+  noteId: string | null;
+  description: string | null;
+}
+
+/**
+ * The first half of an upload, run before the request's transaction opens (`ReceiveUploadGuard`), so no database
+ * connection is held while a file streams in: the key is committed to the cleanup's list, the object written and
+ * the fields checked. The second half (`AttachmentsService.create`) writes the row, and its event, in one short
+ * transaction that takes the key off the list. Whatever did not commit a row is removed at once: on a refusal here,
+ * on a refusal of the second half (before it claims the key), and after the answer (a replayed `Idempotency-Key`,
+ * a rolled-back transaction) by `abandon`, which removes the object only while its key is still on the list.
+ */
+@Injectable()
+export class AttachmentUploads {
+  private readonly log = new Logger('Attachments');
+
+  constructor(
+    private readonly workOrders: WorkOrdersRepository,
+    private readonly objects: AttachmentObjectsRepository,
+    private readonly storage: ObjectStorage,
+  ) {}
+
+  async receive(teamId: string, workOrderId: string, request: Request, response: Response): Promise<StoredUpload> {
+    if (!request.is('multipart/form-data')) {
+      throw new UnsupportedMediaTypeException('Content-Type must be multipart/form-data');
+    }
+    const found = await this.workOrders.existingIds(teamId, [workOrderId]);
+    if (!found.has(workOrderId)) throw new RecordNotFoundError('Work order');
+    const id = randomUUID();
+    const storageKey = `${teamId}/${id}`;
+    await this.objects.expectUpload(storageKey);
+    try {
+      const upload = await receiveUpload(request, (body) => this.storage.put(storageKey, body));
+      const checked = { id, storageKey, ...checkedFields(upload) };
+      response.once('close', () => void this.abandon(storageKey));
+      return checked;
+    } catch (error) {
+      await this.abandon(storageKey);
+      throw error;
+    }
+  }
+
+  /** Removes the upload's object unless its row committed (its key is then off the list); safe to repeat. */
+  async abandon(storageKey: string): Promise<void> {
+    try {
+      await this.objects.abandonUpload(storageKey, () => this.storage.delete(storageKey));
+    } catch (error) {
+      // Its key stays on the list: the cleanup removes the object later.
+      this.log.warn(`could not remove the upload ${storageKey} yet: ${(error as Error).message}`);
+    }
+  }
+}
+
+/** The fields of an upload, checked (the file was checked as it streamed). */
+function checkedFields(upload: ReceivedUpload): Omit<StoredUpload, 'id' | 'storageKey'> {
+  const { file, fields } = upload;
+  if (!file) throw new BadRequestException('file is required: send the file in a part named file');
+  const unknown = Object.keys(fields).filter((name) => name !== 'noteId' && name !== 'description');
+  if (unknown.length > 0) throw new BadRequestException(`Unknown field ${unknown[0]}: only noteId and description`);
+  const noteId = fields.noteId?.trim() || null;
+  if (noteId && !isUuid(noteId)) throw new BadRequestException('noteId must be a UUID');
+  const description = fields.description?.trim() || null;
+  if (description && [...description].length > DESCRIPTION_MAX) {
+    throw new BadRequestException(`description must be at most ${DESCRIPTION_MAX} characters`);
+  }
+  return { file, noteId: noteId?.toLowerCase() ?? null, description };
+}

@@ -1,0 +1,196 @@
+import { createHash } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { basename } from 'node:path';
+import { PassThrough, type Readable } from 'node:stream';
+import {
+  BadRequestException,
+  HttpException,
+  PayloadTooLargeException,
+  UnsupportedMediaTypeException,
+} from '@nestjs/common';
+import busboy from 'busboy';
+import { ACCEPTED_TYPES, contentTypeOf, declaredTypeOf, SNIFF_BYTES, type AcceptedType } from './content-type.js';
+
+/** At most this many bytes per file (CONTRACT "Attachments"). */
+export const MAX_FILE_BYTES = 10 * 1024 * 1024;
+/** A file name is kept for display, at most this many characters. */
+export const MAX_FILE_NAME = 255;
+
+/** The stored file: what its bytes showed. */
+export interface ReceivedFile {
+  fileName: string;
+  contentType: AcceptedType;
+  size: number;
+  sha256: string;
+}
+
+export interface ReceivedUpload {
+  file?: ReceivedFile;
+  /** The text fields, by name (the last of a repeated one). */
+  fields: Record<string, string>;
+}
+
+/** Path parts stripped (either slash), control characters dropped, cut to 255 characters. */
+export function displayName(raw: string | undefined): string {
+  const name = basename((raw ?? '').replace(/\\/g, '/'))
+    .replace(/[\p{Cc}]/gu, '')
+    .trim();
+  return [...(name || 'file')].slice(0, MAX_FILE_NAME).join('');
+}
+
+const ACCEPTED = `JPEG, PNG, WebP, HEIC or PDF (${ACCEPTED_TYPES.join(', ')})`;
+
+/**
+ * Reads a `multipart/form-data` request as it arrives: the `file` part goes to `store` as a stream (its first bytes
+ * decide its type, a SHA-256 and a byte count are taken on the way, more than 10 MiB aborts it), the other parts
+ * are small text fields. The request is read to its end whatever happens, so the answer can be sent; a refusal
+ * rejects after `store` has failed (nothing stored).
+ */
+export function receiveUpload(
+  request: IncomingMessage,
+  store: (body: Readable) => Promise<void>,
+): Promise<ReceivedUpload> {
+  return new Promise((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({
+        headers: request.headers,
+        limits: { fileSize: MAX_FILE_BYTES, files: 1, fields: 10, fieldSize: 16 * 1024, parts: 12 },
+      });
+    } catch {
+      reject(new UnsupportedMediaTypeException('Content-Type must be multipart/form-data with a boundary'));
+      return;
+    }
+    const fields: Record<string, string> = {};
+    let failure: HttpException | Error | undefined;
+    let stored: Promise<ReceivedFile> | undefined;
+    const fail = (error: HttpException | Error): void => {
+      failure ??= error;
+    };
+
+    parser.on('field', (name, value, info) => {
+      if (info.valueTruncated) fail(new BadRequestException(`${name} is too long`));
+      fields[name] = value;
+    });
+    parser.on('file', (name, file, info) => {
+      if (name !== 'file' || stored || failure) {
+        if (name !== 'file')
+          fail(new BadRequestException(`Unknown part ${name}: the file goes in the part named file`));
+        file.resume();
+        return;
+      }
+      stored = storeFile(file, info, store).catch((error: Error) => {
+        fail(error);
+        throw error;
+      });
+    });
+    parser.on('filesLimit', () => fail(new BadRequestException('Send one file per request')));
+    parser.on('fieldsLimit', () => fail(new BadRequestException('Too many fields')));
+    parser.on('partsLimit', () => fail(new BadRequestException('Too many parts')));
+    parser.on('error', (error: Error) => {
+      fail(new BadRequestException(`Malformed multipart body: ${error.message}`));
+      request.unpipe(parser);
+      request.resume();
+      if (request.readableEnded) void settle();
+      else request.once('end', () => void settle());
+    });
+    parser.on('close', () => void settle());
+    // A client that goes away mid-upload: the file part fails (its partial object removed), the promise settles.
+    request.once('close', () => {
+      if (!request.complete) parser.destroy(new Error('the upload was interrupted before its end'));
+    });
+
+    let settled = false;
+    async function settle(): Promise<void> {
+      if (settled) return;
+      settled = true;
+      const file = stored && (await stored.catch(() => undefined));
+      if (failure) reject(failure);
+      else resolve({ file, fields });
+    }
+    request.pipe(parser);
+  });
+}
+
+/**
+ * The file part's bytes into `store`, checked as they pass: its first `SNIFF_BYTES` decide its type before `store`
+ * is called, a SHA-256 and a byte count are taken on the way, more than 10 MiB fails the stream given to `store`.
+ * One set of listeners for the part's whole life: a part may end (even emit `end`) while its first bytes are still
+ * being looked at, so nothing is detached and re-attached in between. The part is read to its end whatever
+ * happens (busboy waits for every file stream to end before it finishes the request).
+ */
+function storeFile(
+  file: Readable & { truncated?: boolean },
+  info: busboy.FileInfo,
+  store: (body: Readable) => Promise<void>,
+): Promise<ReceivedFile> {
+  return new Promise((resolve, reject) => {
+    const hash = createHash('sha256');
+    const head: Buffer[] = [];
+    let size = 0;
+    let body: PassThrough | undefined;
+    // Set once the part is refused or its storage failed: the rest of it is read and dropped.
+    let failure: Error | undefined;
+    // While `store` runs, a refusal waits for it to fail (and remove what it wrote) before it is answered.
+    let storing = false;
+
+    const refuse = (error: Error): void => {
+      if (failure) return;
+      failure = error;
+      body?.destroy(error);
+      file.resume();
+      if (!storing) reject(error);
+    };
+    const start = (): void => {
+      const bytes = Buffer.concat(head);
+      const contentType = contentTypeOf(bytes);
+      const declared = declaredTypeOf(info.mimeType);
+      if (!contentType || (declared && declared !== contentType)) {
+        refuse(
+          new UnsupportedMediaTypeException(
+            contentType
+              ? `file is declared ${info.mimeType} but its bytes are ${contentType}`
+              : `file must be ${ACCEPTED}, decided from its bytes`,
+          ),
+        );
+        return;
+      }
+      const stream = new PassThrough();
+      body = stream;
+      stream.write(bytes);
+      stream.on('drain', () => {
+        if (!failure) file.resume();
+      });
+      storing = true;
+      store(stream).then(
+        () => {
+          storing = false;
+          if (failure) reject(failure);
+          else resolve({ fileName: displayName(info.filename), contentType, size, sha256: hash.digest('hex') });
+        },
+        (error: Error) => {
+          storing = false;
+          refuse(error);
+          reject(failure ?? error);
+        },
+      );
+    };
+
+    file.on('data', (chunk: Buffer) => {
+      if (failure) return;
+      size += chunk.length;
+      hash.update(chunk);
+      if (!body) {
+        head.push(chunk);
+        if (size >= SNIFF_BYTES) start();
+      } else if (!body.write(chunk)) file.pause();
+    });
+    file.on('limit', () => refuse(new PayloadTooLargeException('file must be at most 10 MiB')));
+    file.on('end', () => {
+      if (failure) return;
+      if (!body) start();
+      body?.end();
+    });
+    file.on('error', (error: Error) => refuse(error));
+  });
+}

@@ -1,0 +1,261 @@
+import { createHash } from 'node:crypto';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Readable } from 'node:stream';
+import { AttachmentsCleanup, ObjectStorage } from '../apps/api/src/work-orders/index.js';
+import { createUnit, createWorkOrder } from './factories/work-orders.js';
+import { expectError, UUID } from './support/assertions.js';
+import { bearer, createTestApp, type Team, type TestApp } from './support/test-app.js';
+
+// Attachments (CONTRACT "Attachments (photos and documents)") on the local storage driver: each rule over HTTP, the
+// object store checked on disk, and the cleanup that removes objects no row points at.
+
+const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(200, 7)]);
+const PDF = Buffer.from('%PDF-1.7\n% a quote for the new tap\n%%EOF\n');
+
+interface Attachment {
+  id: string;
+  noteId: string | null;
+  fileName: string;
+  contentType: string;
+  size: number;
+  sha256: string;
+  description: string | null;
+  downloadUrl: string;
+  downloadUrlExpiresAt: string;
+}
+
+describe('work order attachments (local storage)', () => {
+  let sut: TestApp;
+  let team: Team;
+  let other: Team;
+  let workOrderId: string;
+  let storageDir: string;
+
+  beforeAll(async () => {
+    storageDir = await mkdtemp(join(tmpdir(), 'attachments-'));
+    sut = await createTestApp({ config: { STORAGE_DIR: storageDir } });
+    team = await sut.createTeam('Attachments team');
+    other = await sut.createTeam('Other team');
+    workOrderId = await newWorkOrder();
+  });
+  afterAll(async () => {
+    await sut.close();
+    await rm(storageDir, { recursive: true, force: true });
+  });
+
+  async function newWorkOrder(who: Team = team): Promise<string> {
+    return (await createWorkOrder(sut, who, (await createUnit(sut, who)).id)).id;
+  }
+  const pathOf = (id: string) => `/v1/work-orders/${id}/attachments`;
+  const upload = (
+    file: Buffer | undefined,
+    options: { name?: string; type?: string; fields?: Record<string, string>; id?: string; who?: Team } = {},
+  ) => {
+    let request = sut
+      .http()
+      .post(pathOf(options.id ?? workOrderId))
+      .set(...bearer(options.who ?? team));
+    for (const [name, value] of Object.entries(options.fields ?? {})) request = request.field(name, value);
+    if (file) {
+      request = request.attach('file', file, {
+        filename: options.name ?? 'photo.png',
+        contentType: options.type ?? 'application/octet-stream',
+      });
+    }
+    return request;
+  };
+  const objectCount = async (): Promise<number> => {
+    const teams = await readdir(storageDir).catch(() => []);
+    let count = 0;
+    for (const folder of teams) count += (await readdir(join(storageDir, folder))).length;
+    return count;
+  };
+
+  it('stores a PNG by its bytes, with its hash, size and a working signed URL', async () => {
+    const response = await upload(PNG, { name: '../../etc/leak.png', fields: { description: ' Under the sink ' } });
+    expect(response.status).toBe(201);
+    const attachment = (response.body as { data: Attachment }).data;
+    expect(attachment).toMatchObject({
+      id: expect.stringMatching(UUID),
+      noteId: null,
+      fileName: 'leak.png',
+      contentType: 'image/png',
+      size: PNG.length,
+      sha256: createHash('sha256').update(PNG).digest('hex'),
+      description: 'Under the sink',
+    });
+    const url = new URL(attachment.downloadUrl);
+    const download = await sut
+      .http()
+      .get(url.pathname + url.search)
+      .buffer(true);
+    expect(download.status).toBe(200);
+    expect(Buffer.compare(download.body as Buffer, PNG)).toBe(0);
+    expect(download.headers).toMatchObject({
+      'content-type': 'image/png',
+      'content-length': String(PNG.length),
+      'x-content-type-options': 'nosniff',
+    });
+    expect(download.headers['content-disposition']).toMatch(/^attachment; filename="leak.png"/);
+
+    const tampered = await sut.http().get(url.pathname + url.search.replace(/expires=\d/, 'expires=9'));
+    expectError(tampered, 403);
+    const withKey = await sut
+      .http()
+      .get(`${pathOf(workOrderId)}/${attachment.id}/content`)
+      .set(...bearer(team))
+      .buffer(true);
+    expect(withKey.status).toBe(200);
+    expect(Buffer.compare(withKey.body as Buffer, PNG)).toBe(0);
+
+    expect(
+      (
+        await sut
+          .http()
+          .delete(`${pathOf(workOrderId)}/${attachment.id}`)
+          .set(...bearer(team))
+      ).status,
+    ).toBe(204);
+    expectError(await sut.http().get(url.pathname + url.search), 403);
+  });
+
+  it('refuses what it must, storing nothing', async () => {
+    const before = await objectCount();
+    expectError(await upload(Buffer.from('<html><script>alert(1)</script>')), 415);
+    expectError(await upload(PNG, { type: 'application/pdf' }), 415);
+    expect(await upload(PNG, { type: 'image/png' })).toHaveProperty('status', 201);
+    expectError(await upload(undefined, { fields: { description: 'no file' } }), 400);
+    expectError(await upload(PNG, { fields: { noteId: 'not-a-uuid' } }), 400);
+    expectError(await upload(PNG, { fields: { noteId: '00000000-0000-4000-8000-000000000000' } }), 400);
+    expectError(await upload(PNG, { fields: { description: 'x'.repeat(501) } }), 400);
+    const json = await sut
+      .http()
+      .post(pathOf(workOrderId))
+      .set(...bearer(team))
+      .send({ file: 'x' });
+    expectError(json, 415);
+    const large = Buffer.concat([PDF, Buffer.alloc(10 * 1024 * 1024)]);
+    expect(expectError(await upload(large), 413)).toMatch(/10 MiB/);
+    expect(await objectCount()).toBe(before + 1);
+    expect(await sut.sql('SELECT * FROM attachment_objects WHERE reason = $1', ['upload'])).toEqual([]);
+  });
+
+  it('fills the note’s attachmentIds, and keeps the attachment when the note goes', async () => {
+    const note = await sut
+      .http()
+      .post(`/v1/work-orders/${workOrderId}/notes`)
+      .set(...bearer(team))
+      .send({ text: 'Quote' });
+    const noteId = (note.body as { data: { id: string } }).data.id;
+    const first = (await upload(PDF, { fields: { noteId } })).body as { data: Attachment };
+    const second = (await upload(PNG, { fields: { noteId } })).body as { data: Attachment };
+    const read = await sut
+      .http()
+      .get(`/v1/work-orders/${workOrderId}/notes/${noteId}`)
+      .set(...bearer(team));
+    expect((read.body as { data: { attachmentIds: string[] } }).data.attachmentIds).toEqual([
+      first.data.id,
+      second.data.id,
+    ]);
+    await sut
+      .http()
+      .delete(`/v1/work-orders/${workOrderId}/notes/${noteId}`)
+      .set(...bearer(team))
+      .expect(204);
+    const after = await sut
+      .http()
+      .get(`${pathOf(workOrderId)}/${first.data.id}`)
+      .set(...bearer(team));
+    expect((after.body as { data: Attachment }).data.noteId).toBeNull();
+  });
+
+  it('lists oldest first, shows another team nothing, and writes history entries', async () => {
+    const id = await newWorkOrder();
+    const a = ((await upload(PNG, { id })).body as { data: Attachment }).data;
+    const b = ((await upload(PDF, { id })).body as { data: Attachment }).data;
+    const list = await sut
+      .http()
+      .get(pathOf(id))
+      .set(...bearer(team));
+    expect((list.body as { data: Attachment[] }).data.map((x) => x.id)).toEqual([a.id, b.id]);
+    expectError(
+      await sut
+        .http()
+        .get(pathOf(id))
+        .set(...bearer(other)),
+      404,
+    );
+    expectError(
+      await sut
+        .http()
+        .get(`${pathOf(id)}/${a.id}`)
+        .set(...bearer(other)),
+      404,
+    );
+    expectError(await upload(PNG, { id, who: other }), 404);
+    await sut
+      .http()
+      .delete(`${pathOf(id)}/${a.id}`)
+      .set(...bearer(team))
+      .expect(204);
+    const history = await sut
+      .http()
+      .get(`/v1/work-orders/${id}/history`)
+      .set(...bearer(team));
+    const entries = (history.body as { data: Array<{ type: string; subjectId: string | null }> }).data;
+    expect(entries.slice(0, 3).map((entry) => [entry.type, entry.subjectId])).toEqual([
+      ['attachment_deleted', a.id],
+      ['attachment_added', b.id],
+      ['attachment_added', a.id],
+    ]);
+  });
+
+  it('holds at most 100 per work order', async () => {
+    const id = await newWorkOrder();
+    await upload(PNG, { id }).expect(201);
+    const [{ key }] = await sut.sql<{ key: string }>(
+      'SELECT storage_key AS key FROM work_order_attachments WHERE work_order_id = $1',
+      [id],
+    );
+    await sut.sql(
+      `INSERT INTO work_order_attachments (team_id, work_order_id, file_name, content_type, size, sha256, storage_key, created_by)
+       SELECT team_id, work_order_id, file_name, content_type, size, sha256, storage_key, created_by
+         FROM work_order_attachments, generate_series(1, 99) WHERE storage_key = $1`,
+      [key],
+    );
+    expectError(await upload(PNG, { id }), 409);
+  });
+
+  it('the cleanup removes objects without a committed row and those of a deleted work order, twice safely', async () => {
+    const id = await newWorkOrder();
+    const kept = ((await upload(PNG)).body as { data: Attachment }).data;
+    await upload(PNG, { id }).expect(201);
+    await upload(PDF, { id }).expect(201);
+    await sut
+      .http()
+      .delete(`/v1/work-orders/${id}`)
+      .set(...bearer(team))
+      .expect(204);
+    // An upload whose row never committed (a crash mid-request): its key listed long ago, its object on disk.
+    const orphan = `${team.teamId}/00000000-0000-4000-8000-00000000abcd`;
+    await sut.sql(
+      `INSERT INTO attachment_objects (storage_key, reason, since) VALUES ($1, 'upload', now() - interval '2 hours')`,
+      [orphan],
+    );
+    await sut.app.get(ObjectStorage).put(orphan, Readable.from([PNG]));
+    const cleanup = sut.app.get(AttachmentsCleanup);
+    const files = async () => new Set(await readdir(join(storageDir, team.teamId)));
+    expect((await files()).has('00000000-0000-4000-8000-00000000abcd')).toBe(true);
+    expect(await cleanup.run()).toBeGreaterThanOrEqual(3);
+    expect(await cleanup.run()).toBe(0);
+    const left = await files();
+    expect(left.has('00000000-0000-4000-8000-00000000abcd')).toBe(false);
+    expect(left.has(kept.id)).toBe(true);
+    const rows = await sut.sql<{ key: string }>('SELECT storage_key AS key FROM work_order_attachments');
+    // One object per distinct key (the 100-per-work-order test points 100 rows at one object).
+    expect(left.size).toBe(new Set(rows.map((row) => row.key).filter((key) => key.startsWith(team.teamId))).size);
+  });
+});
