@@ -12,10 +12,12 @@ import { RawHttpClient, type RawResponse } from './raw-http.js';
 import { tableChecksums, watchedTables } from './table-snapshots.js';
 import {
   authorization,
+  BOUNDARY,
   createOneOfEach,
   discoverNestedIds,
   jsonOf,
   sampleObject,
+  UPLOAD,
   type RecordIds,
 } from './team-records.js';
 
@@ -53,13 +55,24 @@ describe('another team’s records, over every operation of the OpenAPI document
   const byId = () => operations.filter((op) => op.secured && op.pathParams.length > 0);
   const lists = () => operations.filter((op) => op.secured && op.method === 'GET' && op.pathParams.length === 0);
 
+  /** A body without the fields each read signs afresh (an attachment's download URL and its expiry). */
+  function withoutFreshFields(value: unknown): unknown {
+    if (Array.isArray(value)) return value.map(withoutFreshFields);
+    if (value === null || typeof value !== 'object') return value;
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([key]) => key !== 'downloadUrl' && key !== 'downloadUrlExpiresAt')
+        .map(([key, field]) => [key, withoutFreshFields(field)]),
+    );
+  }
+
   /** What GET-one answers A for each of A's records, to compare before and after B's attempts. */
   async function readAllAsA(): Promise<Record<string, unknown>> {
     const reads: Record<string, unknown> = {};
     for (const op of byId().filter((candidate) => candidate.method === 'GET')) {
       const path = fillPath(op.path, Object.fromEntries(recordsOfA));
       const response = await client.send({ method: 'GET', path, headers: authorization(teamA) });
-      reads[path] = { status: response.status, body: jsonOf(response) };
+      reads[path] = { status: response.status, body: withoutFreshFields(jsonOf(response)) };
     }
     return reads;
   }
@@ -68,10 +81,15 @@ describe('another team’s records, over every operation of the OpenAPI document
   function asB(op: Operation): Promise<RawResponse> {
     const collections = collectionsByParameter(operations);
     // Links in the body are left out: linking to A's records would be refused (400) before the lookup.
+    const path = fillPath(op.path, Object.fromEntries(recordsOfA));
+    if (op.multipart) {
+      const headers = { ...authorization(teamB), 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}` };
+      return client.send({ method: op.method, path, headers, body: UPLOAD });
+    }
     const body = op.body ? JSON.stringify(sampleObject(doc, op.body, { optional: true, collections })) : undefined;
     return client.send({
       method: op.method,
-      path: fillPath(op.path, Object.fromEntries(recordsOfA)),
+      path,
       headers: { ...authorization(teamB), ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
       body,
     });

@@ -64,6 +64,8 @@ export interface Operation {
   headers: Parameter[];
   /** The JSON body's schema, resolved; undefined when the operation takes no body. */
   body?: Schema;
+  /** The operation takes `multipart/form-data` (a file upload) instead of JSON. */
+  multipart: boolean;
   /** Whether the operation needs an API key. */
   secured: boolean;
 }
@@ -96,6 +98,13 @@ function bodySchemaOf(doc: OpenApiDocument, operation: OperationObject): Schema 
   return body?.content?.['application/json']?.schema;
 }
 
+function takesMultipart(doc: OpenApiDocument, operation: OperationObject): boolean {
+  const body = operation.requestBody?.$ref
+    ? component<RequestBody>(doc, operation.requestBody.$ref)
+    : operation.requestBody;
+  return body?.content?.['multipart/form-data'] !== undefined;
+}
+
 export function operationsOf(doc: OpenApiDocument): Operation[] {
   const operations: Operation[] = [];
   for (const [path, item] of Object.entries(doc.paths)) {
@@ -114,6 +123,7 @@ export function operationsOf(doc: OpenApiDocument): Operation[] {
         query: parameters.filter((parameter) => parameter.in === 'query'),
         headers: parameters.filter((parameter) => parameter.in === 'header'),
         body: bodySchema ? resolveSchema(doc, bodySchema) : undefined,
+        multipart: takesMultipart(doc, operation),
         secured: (operation.security ?? doc.security ?? []).length > 0,
       });
     }

@@ -80,6 +80,18 @@ export function sampleObject(doc: OpenApiDocument, raw: Schema, options: SampleO
   return body;
 }
 
+/** A file upload's body: one `file` part holding the smallest PDF the type check accepts (ASCII, so a string). */
+export const BOUNDARY = 'probe-boundary';
+export const UPLOAD = [
+  `--${BOUNDARY}`,
+  'Content-Disposition: form-data; name="file"; filename="probe.pdf"',
+  'Content-Type: application/pdf',
+  '',
+  '%PDF-1.7\n%%EOF\n',
+  `--${BOUNDARY}--`,
+  '',
+].join('\r\n');
+
 /**
  * Creates one record of every collection the document lets a client create, through its documented POST, as
  * the team of `apiKey`. Collections that link to others (a work order needs a unit) wait until those exist.
@@ -110,8 +122,12 @@ export async function createOneOfEach(
       const response = await client.send({
         method: 'POST',
         path: fillPath(collection, Object.fromEntries(ids)),
-        headers: { ...authorization(apiKey), 'Content-Type': 'application/json' },
-        body: JSON.stringify(body),
+        ...(create?.multipart
+          ? {
+              headers: { ...authorization(apiKey), 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}` },
+              body: UPLOAD,
+            }
+          : { headers: { ...authorization(apiKey), 'Content-Type': 'application/json' }, body: JSON.stringify(body) }),
       });
       expect({ collection, status: response.status }).toEqual({ collection, status: 201 });
       ids.set(parameter, (jsonOf(response) as { data: { id: string } }).data.id);

@@ -83,9 +83,11 @@ export class AttachmentsController {
     @TeamId() teamId: string,
     @IdParam('workOrderId') workOrderId: string,
     @RequestActor() actor: Actor,
-    @ReceivedUpload() upload: StoredUpload,
+    @ReceivedUpload() upload: StoredUpload | undefined,
     @Req() request: Request,
   ): Promise<{ data: AttachmentResponse }> {
+    // Unreachable: without a stored upload the id was malformed, and its validation refused the request.
+    if (!upload) throw new Error('an attachment upload reached its handler without a stored file');
     return { data: await this.attachments.create(teamId, workOrderId, upload, keyOf(actor), request) };
   }
 

@@ -26,9 +26,10 @@ export class ReceiveUploadGuard implements CanActivate {
   }
 }
 
-/** The upload `ReceiveUploadGuard` stored for this request. */
-export const ReceivedUpload = createParamDecorator((_: unknown, context: ExecutionContext): StoredUpload => {
-  const upload = received.get(context.switchToHttp().getRequest<Request>());
-  if (!upload) throw new Error('ReceivedUpload() on a route without ReceiveUploadGuard');
-  return upload;
-});
+/**
+ * The upload `ReceiveUploadGuard` stored for this request; undefined when it stored none because the work order id
+ * is malformed — that request is refused (400) by the id's validation, which must not lose to a throw from here.
+ */
+export const ReceivedUpload = createParamDecorator((_: unknown, context: ExecutionContext): StoredUpload | undefined =>
+  received.get(context.switchToHttp().getRequest<Request>()),
+);
