@@ -323,7 +323,9 @@ describe('dashboard sign-up switch', () => {
   const SECRET = 'a production secret of at least 32 characters';
 
   it('is off in production unless DASHBOARD_SIGNUP=true; there the cookies are __Host- cookies (Secure, Path=/)', async () => {
-    const production = await createTestApp({ config: { NODE_ENV: 'production', DASHBOARD_SECRET: SECRET } });
+    const production = await createTestApp({
+      config: { NODE_ENV: 'production', DASHBOARD_SECRET: SECRET, ATTACHMENT_URL_SECRET: SECRET },
+    });
     try {
       const server = production.app.getHttpServer();
       const page = await request(server).get('/dashboard/sign-up').expect(200);
@@ -345,7 +347,12 @@ describe('dashboard sign-up switch', () => {
       await production.close();
     }
     const allowed = await createTestApp({
-      config: { NODE_ENV: 'production', DASHBOARD_SIGNUP: true, DASHBOARD_SECRET: SECRET },
+      config: {
+        NODE_ENV: 'production',
+        DASHBOARD_SIGNUP: true,
+        DASHBOARD_SECRET: SECRET,
+        ATTACHMENT_URL_SECRET: SECRET,
+      },
     });
     try {
       const server = allowed.app.getHttpServer();

@@ -59,6 +59,8 @@ export async function startServer(
     WEBHOOKS_ALLOW_PRIVATE: 'true',
     // Production needs the dashboard's form-signing key (docs/dashboard.md); any will do for a benchmark.
     DASHBOARD_SECRET: process.env.DASHBOARD_SECRET ?? randomBytes(32).toString('base64url'),
+    // And the key that signs attachments' download URLs (docs/attachments.md).
+    ATTACHMENT_URL_SECRET: process.env.ATTACHMENT_URL_SECRET ?? randomBytes(32).toString('base64url'),
   };
   // The in-memory limiter, as the floor has: a Redis round trip would measure Redis, not the service.
   delete env.REDIS_URL;

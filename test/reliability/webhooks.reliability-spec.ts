@@ -57,8 +57,17 @@ class CountingReceiver extends WebhookReceiver {
     }
     this.open++;
     this.maxOpen = Math.max(this.maxOpen, this.open);
-    setTimeout(() => {
+    // In flight while the sender waits: until the answer, or until the sender gives up (its timeout closes the
+    // connection) — with a sleep as long as the timeout, the sender's next attempt may arrive before this timer.
+    let closed = false;
+    const close = (): void => {
+      if (closed) return;
+      closed = true;
       this.open--;
+    };
+    response.on('close', close);
+    setTimeout(() => {
+      close();
       response.end('ok');
     }, this.sleepMs);
   }
