@@ -170,7 +170,7 @@ export class AppConfig {
 
   /** Where uploaded files' bytes are kept: `local` (files under STORAGE_DIR). */
   @IsIn(['local'], { message: 'STORAGE_DRIVER must be local' })
-  STORAGE_DRIVER: 'local' = 'local';
+  STORAGE_DRIVER = 'local' as const;
 
   @IsString()
   @IsNotEmpty()
