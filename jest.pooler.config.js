@@ -31,6 +31,10 @@ const SPECS = [
   'webhooks',
   'webhooks-instances',
   'three-instances',
+  'contract-external-ref',
+  'contract-history',
+  'work-order-notes',
+  'work-order-attachments',
 ];
 
 export default {
