@@ -5,6 +5,21 @@ import { bearer, createTestApp, type TestApp } from './support/test-app.js';
 // Keys are cached per instance; a trigger announces revocations (LISTEN/NOTIFY) and the cache is only used
 // while the instance listens. These tests make each part visible.
 
+/** Reads until the instance answers this key from its cache (the listener connects lazily, then fills it). */
+async function warm(sut: TestApp, key: { apiKey: string }): Promise<void> {
+  const cache = sut.app.get(ApiKeyCache, { strict: false });
+  for (let i = 0; i < 200; i++) {
+    const response = await sut
+      .http()
+      .get('/v1/contractors')
+      .set(...bearer(key));
+    expect(response.status).toBe(200);
+    if (cache.holds(hashApiKey(key.apiKey))) return;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  throw new Error('the key never reached the cache');
+}
+
 describe('API key cache', () => {
   let sut: TestApp;
   beforeAll(async () => {
@@ -18,26 +33,9 @@ describe('API key cache', () => {
       .get('/v1/contractors')
       .set(...bearer(key));
 
-  /** Lets the lazily started listener connect: the first request starts it, later ones use the cache. */
-  async function warm(key: { apiKey: string }): Promise<void> {
-    for (let i = 0; i < 50; i++) {
-      expect((await read(key)).status).toBe(200);
-      const [{ listening }] = await sut.sql<{ listening: boolean }>(
-        `SELECT count(*) > 0 AS listening FROM pg_stat_activity
-          WHERE datname = current_database() AND application_name = 'property-portfolio-api:keys'`,
-      );
-      if (listening) {
-        expect((await read(key)).status).toBe(200); // fills the cache now that it is listening
-        return;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    throw new Error('the revocation listener never connected');
-  }
-
   it('serves a known key from the cache (a revocation nobody announces goes unseen)', async () => {
     const team = await sut.createTeam();
-    await warm(team);
+    await warm(sut, team);
     await sut.sql('ALTER TABLE api_keys DISABLE TRIGGER api_keys_notify_revoked');
     try {
       await sut.sql('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [team.apiKeyId]);
@@ -49,7 +47,7 @@ describe('API key cache', () => {
 
   it('drops a key revoked by plain SQL on the very next request (the trigger announces it)', async () => {
     const team = await sut.createTeam();
-    await warm(team);
+    await warm(sut, team);
     await sut.sql('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [team.apiKeyId]);
     const response = await read(team);
     expect(response.status).toBe(401);
@@ -58,7 +56,7 @@ describe('API key cache', () => {
 
   it('stops using the cache when the listener connection is lost', async () => {
     const team = await sut.createTeam();
-    await warm(team);
+    await warm(sut, team);
     await sut.sql(
       `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
         WHERE datname = current_database() AND application_name = 'property-portfolio-api:keys'`,
@@ -91,17 +89,6 @@ describe('API key cache on two instances of one database', () => {
       .http()
       .get('/v1/contractors')
       .set(...bearer(key));
-
-  /** Reads until the instance answers this key from its cache (the listener connects lazily, then fills it). */
-  async function warm(sut: TestApp, key: { apiKey: string }): Promise<void> {
-    const cache = sut.app.get(ApiKeyCache, { strict: false });
-    for (let i = 0; i < 200; i++) {
-      expect((await read(sut, key)).status).toBe(200);
-      if (cache.holds(hashApiKey(key.apiKey))) return;
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    throw new Error('the key never reached the cache');
-  }
 
   it('refuses a key revoked by plain SQL on the very next request to either instance, every time', async () => {
     const team = await first.createTeam();
