@@ -517,19 +517,7 @@ describe('typed client (libs/client) against the real app', () => {
     ).toHaveLength(1);
 
     const pdf = new TextEncoder().encode('%PDF-1.7\n% client upload\n%%EOF\n');
-    const uploaded = ok(
-      await client.POST('/v1/work-orders/{workOrderId}/attachments', {
-        params: { path: workOrderPath },
-        body: { file: 'quote.pdf', noteId: note.id },
-        // The document types the file as a string (binary); the request carries the bytes as multipart parts.
-        bodySerializer: (body: { noteId?: string }) => {
-          const form = new FormData();
-          form.append('file', new Blob([pdf]), 'quote.pdf');
-          if (body.noteId) form.append('noteId', body.noteId);
-          return form;
-        },
-      }),
-    ).data;
+    const uploaded = await client.uploadAttachment(workOrder.id, pdf, { fileName: 'quote.pdf', noteId: note.id });
     expect(uploaded).toMatchObject({ contentType: 'application/pdf', size: pdf.length, noteId: note.id });
     const attachmentPath = { params: { path: { ...workOrderPath, attachmentId: uploaded.id } } };
     expect(ok(await client.GET('/v1/work-orders/{workOrderId}/notes/{noteId}', notePath)).data.attachmentIds).toEqual([
@@ -559,6 +547,22 @@ describe('typed client (libs/client) against the real app', () => {
     });
     expect(Buffer.from(ok<ArrayBuffer>(download)).equals(Buffer.from(pdf))).toBe(true);
 
+    // A File keeps its own name; a description rides along; a refusal throws the API's error.
+    const png = new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3])], 'leak.png');
+    const photo = await client.uploadAttachment(workOrder.id, png, { description: 'Under the sink' });
+    expect(photo).toMatchObject({ fileName: 'leak.png', contentType: 'image/png', description: 'Under the sink' });
+    const refused = client.uploadAttachment(workOrder.id, new TextEncoder().encode('plain text'), {
+      fileName: 'a.txt',
+    });
+    await expect(refused).rejects.toMatchObject({ status: 415, error: expect.stringContaining('file') });
+    expect(
+      (
+        await client.DELETE('/v1/work-orders/{workOrderId}/attachments/{attachmentId}', {
+          params: { path: { ...workOrderPath, attachmentId: photo.id } },
+        })
+      ).response.status,
+    ).toBe(204);
+
     ok(
       await client.PUT('/v1/work-orders/{workOrderId}/notes/{noteId}', {
         ...notePath,
@@ -572,10 +576,12 @@ describe('typed client (libs/client) against the real app', () => {
     const history = ok(
       await client.GET('/v1/work-orders/{workOrderId}/history', { params: { path: workOrderPath } }),
     ).data;
-    expect(history.map((entry) => entry.type).slice(0, 4)).toEqual([
+    expect(history.map((entry) => entry.type).slice(0, 6)).toEqual([
       'note_deleted',
       'attachment_deleted',
       'note_updated',
+      'attachment_deleted',
+      'attachment_added',
       'attachment_added',
     ]);
     const unitHistory = ok(

@@ -62,6 +62,27 @@ export interface PortfolioClient extends Client<paths> {
    * event of the team arrives exactly once (docs/events.md).
    */
   events(options?: EventFeedOptions): AsyncGenerator<FeedEvent, void, undefined>;
+  /**
+   * Uploads a photo or document to a work order (`multipart/form-data`, one part `file`) and returns the stored
+   * attachment. `file` is a `Blob`/`File` (in Node, `await fs.openAsBlob(path)` reads a file lazily, as a stream)
+   * or bytes. Refusals (415 type, 413 size, 409 full, 404 work order) throw a {@link PortfolioApiError}.
+   */
+  uploadAttachment(workOrderId: string, file: UploadFile, options?: UploadOptions): Promise<Attachment>;
+}
+
+/** An attachment as the API answers it. */
+export type Attachment = components['schemas']['AttachmentResponse'];
+
+/** What {@link PortfolioClient.uploadAttachment} sends: a `Blob`/`File`, or the bytes themselves. */
+export type UploadFile = Blob | ArrayBuffer | Uint8Array<ArrayBuffer>;
+
+export interface UploadOptions {
+  /** The name shown for the file (default: a `File`'s own name, else `upload`); path parts are stripped. */
+  fileName?: string;
+  /** A note of the same work order the file belongs to. */
+  noteId?: string;
+  /** At most 500 characters. */
+  description?: string;
 }
 
 /** One event of the feed (`GET /v1/events`). */
@@ -174,7 +195,26 @@ export function createPortfolioClient(options: PortfolioClientOptions): Portfoli
     }
   }
 
-  return Object.assign(client, { paginate, events });
+  async function uploadAttachment(workOrderId: string, file: UploadFile, options: UploadOptions = {}) {
+    const blob = file instanceof Blob ? file : new Blob([file]);
+    const fileName = options.fileName ?? (typeof File !== 'undefined' && file instanceof File ? file.name : 'upload');
+    const { data, error, response } = await client.POST('/v1/work-orders/{workOrderId}/attachments', {
+      params: { path: { workOrderId } },
+      // The document types the part as a binary string; the request carries the bytes as a multipart part.
+      body: { file: fileName, noteId: options.noteId, description: options.description },
+      bodySerializer: () => {
+        const form = new FormData();
+        form.append('file', blob, fileName);
+        if (options.noteId !== undefined) form.append('noteId', options.noteId);
+        if (options.description !== undefined) form.append('description', options.description);
+        return form;
+      },
+    });
+    if (!data) throw new PortfolioApiError(response.status, errorText(error));
+    return data.data;
+  }
+
+  return Object.assign(client, { paginate, events, uploadAttachment });
 }
 
 export { verifyWebhook, WebhookSignatureError, type VerifyOptions } from './webhook-signature.js';
