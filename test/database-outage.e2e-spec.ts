@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { createServer } from 'node:net';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
@@ -9,6 +8,7 @@ import {
   type RunningDatabase,
 } from '@app/database';
 import { captureLogs } from './support/log-lines.js';
+import { freePort } from './support/service-process.js';
 import { bearer, createTestApp, type TestApp } from './support/test-app.js';
 import { until as waitUntil } from './support/until.js';
 
@@ -17,17 +17,6 @@ import { until as waitUntil } from './support/until.js';
 // (reliability issue, defect 4). A PostgreSQL of this test's own, so stopping it disturbs no other spec.
 
 jest.setTimeout(180_000);
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const until = (condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000) =>
   waitUntil(condition, what, timeoutMs, 100);

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { connect, createServer, type Socket } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { createTestDatabase, dropTestDatabase } from './support/test-app.js';
+import { freePort, rawConnection, REPO_ROOT as ROOT, SERVICE_MAIN as MAIN } from './support/service-process.js';
 import { until as waitUntil } from './support/until.js';
 
 // SIGTERM with requests in flight (reliability issue, faults): the service as `npm start` runs it stops taking
@@ -11,32 +10,10 @@ import { until as waitUntil } from './support/until.js';
 // arriving — and exits 0; every write it acknowledged is in the database. (A connection still in the kernel's
 // accept queue when the listening socket closes is reset: the client knows nothing was received and may retry.)
 
-const MAIN = fileURLToPath(new URL('../dist/apps/api/src/main.js', import.meta.url));
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const TIMEOUT_MS = 120_000;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const until = (condition: () => boolean | Promise<boolean>, what: string, timeoutMs = TIMEOUT_MS - 20_000) =>
   waitUntil(condition, what, timeoutMs, 50);
-
-/** A raw HTTP/1.1 exchange whose request is written in parts; resolves with the whole answer once the server closes. */
-function rawExchange(port: number): { socket: Socket; answer: Promise<string> } {
-  const socket = connect(port, '127.0.0.1');
-  const answer = new Promise<string>((resolve) => {
-    let text = '';
-    socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
-    socket.on('close', () => resolve(text));
-    socket.on('error', () => undefined);
-  });
-  return { socket, answer };
-}
 
 describe('SIGTERM with requests in flight', () => {
   let databaseUrl: string;
@@ -109,7 +86,7 @@ describe('SIGTERM with requests in flight', () => {
       // A request whose headers and part of its body have been sent on a connection the service has accepted (it
       // answered a request on it first) when the signal comes.
       const body = JSON.stringify({ name: 'Slow upload Ltd', email: 'slow@example.com' });
-      const slow = rawExchange(port);
+      const slow = rawConnection(port);
       const chunks: string[] = [];
       slow.socket.on('data', (chunk: Buffer) => chunks.push(chunk.toString()));
       slow.socket.write('GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');

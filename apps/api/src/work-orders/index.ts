@@ -6,5 +6,5 @@ export { WorkOrderNote } from './notes/work-order-note.entity.js';
 export { WorkOrderNotesService } from './notes/work-order-notes.service.js';
 export { CreateNoteDto } from './notes/dto/create-note.dto.js';
 export { WorkOrderAttachment } from './attachments/attachment.entity.js';
-export { AttachmentsCleanup } from './attachments/attachments.cleanup.js';
+export { ABANDONED_UPLOAD_MS, AttachmentsCleanup } from './attachments/attachments.cleanup.js';
 export { ObjectStorage } from './attachments/storage/object-storage.js';

@@ -3,10 +3,13 @@ import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { randomUUID } from 'node:crypto';
 import { ObjectStorage, type StoredObject } from './object-storage.js';
 
-/** Files under one folder (`STORAGE_DIR`, default `.data/attachments`); a write lands under a temporary name first. */
+/**
+ * Files under one folder (`STORAGE_DIR`, default `.data/attachments`). A write lands under `<key>.partial` first and
+ * is renamed when whole, so a reader never sees half a file; `delete` removes both names, so the cleanup also takes
+ * what a process killed mid-upload left behind. (Keys are never reused, so two writes never share a partial name.)
+ */
 export class LocalStorage extends ObjectStorage {
   private readonly root: string;
 
@@ -23,7 +26,7 @@ export class LocalStorage extends ObjectStorage {
   async put(key: string, body: Readable): Promise<void> {
     const path = this.pathOf(key);
     await mkdir(dirname(path), { recursive: true });
-    const partial = `${path}.${randomUUID()}.partial`;
+    const partial = `${path}.partial`;
     try {
       await pipeline(body, createWriteStream(partial, { flags: 'wx' }));
       await rename(partial, path);
@@ -45,6 +48,8 @@ export class LocalStorage extends ObjectStorage {
   }
 
   async delete(key: string): Promise<void> {
-    await rm(this.pathOf(key), { force: true });
+    const path = this.pathOf(key);
+    await rm(`${path}.partial`, { force: true });
+    await rm(path, { force: true });
   }
 }
