@@ -276,8 +276,6 @@ describe('OpenAPI examples (what Swagger UI pre-fills)', () => {
     const withExampleIds = Object.entries(doc.paths).filter(
       ([path, operations]) =>
         /^\/v1\/[\w-]+\/\{\w+\}(\/[\w-]+\/\{\w+\})?$/.test(path) &&
-        // The demo records hold no attachment (a file to store): its example id names none yet.
-        !path.includes('/attachments/') &&
         operations.get?.parameters?.some(
           (parameter) => parameter.in === 'path' && (parameter.example ?? parameter.schema?.example) !== undefined,
         ),
@@ -295,9 +293,36 @@ describe('OpenAPI examples (what Swagger UI pre-fills)', () => {
         .get(prefilledUrl(path, operations.get))
         .set(...demoAuth);
       expect({ path, status: read.status }).toEqual({ path, status: 200 });
+      if (!operations.put) continue; // an attachment is never updated
       const updated = await tryItOut('put', path, prefilledUrl(path, operations.put), [], demoAuth);
       expect({ path, status: updated.status, body: updated.body as unknown }).toMatchObject({ path, status: 200 });
     }
+
+    // Every other read under a record whose path ids all have examples (histories, nested lists, an attachment's
+    // bytes) answers as pre-filled. The signed download URL has no examples: its signature must be pasted.
+    const nestedReads = Object.entries(doc.paths).filter(
+      ([path, operations]) =>
+        /^\/v1\/[\w-]+\/\{\w+\}\/./.test(path) &&
+        operations.get?.parameters
+          ?.filter((parameter) => parameter.in === 'path')
+          .every((parameter) => (parameter.example ?? parameter.schema?.example) !== undefined),
+    );
+    expect(nestedReads.map(([path]) => path)).toEqual(
+      expect.arrayContaining([
+        '/v1/work-orders/{workOrderId}/history',
+        '/v1/work-orders/{workOrderId}/attachments',
+        '/v1/work-orders/{workOrderId}/attachments/{attachmentId}/content',
+      ]),
+    );
+    for (const [path, operations] of nestedReads) {
+      const read = await sut
+        .http()
+        .get(prefilledUrl(path, operations.get))
+        .set(...demoAuth);
+      expect({ path, status: read.status }).toEqual({ path, status: 200 });
+    }
+    const download = doc.paths['/v1/attachment-downloads/{teamId}/{attachmentId}']?.get;
+    expect(download?.parameters?.filter((parameter) => parameter.example ?? parameter.schema?.example)).toEqual([]);
   });
 
   it('updates every resource with the pre-filled PUT bodies (ids of records the test made)', async () => {

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { createDemoRecords } from '../../apps/api/src/demo-records.js';
 import { browserSuitesRun, launchChromium } from '../support/browser.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
@@ -44,12 +44,19 @@ describeBrowser('Swagger UI try-it-out in Chromium', () => {
   });
 
   /** Expands the operation, clicks Try it out and Execute as pre-filled, and returns the status Swagger UI shows. */
-  async function execute(page: Page, method: string, path: string, screenshotAs?: string): Promise<string> {
+  async function execute(
+    page: Page,
+    method: string,
+    path: string,
+    screenshotAs?: string,
+    fill?: (block: Locator) => Promise<void>,
+  ): Promise<string> {
     const block = page.locator(`.opblock-${method}`).filter({
       has: page.locator(`.opblock-summary-path[data-path="${path}"]`),
     });
     await block.locator('.opblock-summary').first().click();
     await block.locator('button.try-out__btn').click();
+    await fill?.(block);
     await block.locator('button.execute').click();
     const status = block.locator('.live-responses-table .response .response-col_status').first();
     await status.waitFor();
@@ -95,6 +102,21 @@ describeBrowser('Swagger UI try-it-out in Chromium', () => {
     // Nested paths too: a note on the example work order, and the demo team's example note.
     expect(await execute(page, 'post', '/v1/work-orders/{workOrderId}/notes')).toBe('201');
     expect(await execute(page, 'get', '/v1/work-orders/{workOrderId}/notes/{noteId}')).toBe('200');
+    // An upload: the `file` part is a file picker; a person chooses a photo, the rest stays as pre-filled.
+    const photo = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 1)]);
+    const chooseFile = (block: Locator) =>
+      block.locator('input[type="file"]').setInputFiles({ name: 'leak.png', mimeType: 'image/png', buffer: photo });
+    const uploaded = await execute(
+      page,
+      'post',
+      '/v1/work-orders/{workOrderId}/attachments',
+      'swagger-try-it-out-upload',
+      chooseFile,
+    );
+    expect(uploaded).toBe('201');
+    // The demo team's example attachment, its bytes included.
+    expect(await execute(page, 'get', '/v1/work-orders/{workOrderId}/attachments/{attachmentId}')).toBe('200');
+    expect(await execute(page, 'get', '/v1/work-orders/{workOrderId}/attachments/{attachmentId}/content')).toBe('200');
 
     await page.close();
   });

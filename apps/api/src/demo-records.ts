@@ -67,7 +67,7 @@ export async function createDemoRecords(
     const body = await asRequestBody(nested.record.body, nested.create);
     const service = app.get(nested.service, { strict: false });
     const create = () => service.create(teamId, nested.parentId, body, author, nested.record.id);
-    await announced(nested.service, create, author, nested.parentId);
+    await announced(nested.announcedBy ?? nested.service, create, author, nested.parentId);
     created.push(nested.record.id);
   }
   return created;

@@ -12,6 +12,7 @@ import { UNIT_EXAMPLE } from './units/unit.example.js';
 import { CreateUnitDto, Unit, UnitsModule, UnitsService } from './units/index.js';
 import { WORK_ORDER_EXAMPLE } from './work-orders/work-order.example.js';
 import { WORK_ORDER_NOTE_EXAMPLE } from './work-orders/notes/work-order-note.example.js';
+import { ATTACHMENT_EXAMPLE } from './work-orders/attachments/attachment.example.js';
 import {
   CreateNoteDto,
   CreateWorkOrderDto,
@@ -19,6 +20,9 @@ import {
   WorkOrderAttachment,
   WorkOrderNote,
   WorkOrderNotesService,
+  AttachmentExamples,
+  AttachmentsService,
+  ExampleAttachmentBody,
   WorkOrdersModule,
   WorkOrdersService,
 } from './work-orders/index.js';
@@ -59,6 +63,8 @@ export interface NestedExample {
   parentId: string;
   create: Type;
   service: Type<CreatesNestedRecords>;
+  /** The service whose controller announces these records, when `service` is a helper that makes the example. */
+  announcedBy?: Type;
 }
 
 /**
@@ -103,6 +109,13 @@ export const RESOURCES: Resource[] = [
         parentId: WORK_ORDER_NOTE_EXAMPLE.workOrderId,
         create: CreateNoteDto,
         service: WorkOrderNotesService,
+      },
+      {
+        record: ATTACHMENT_EXAMPLE,
+        parentId: ATTACHMENT_EXAMPLE.workOrderId,
+        create: ExampleAttachmentBody,
+        service: AttachmentExamples,
+        announcedBy: AttachmentsService,
       },
     ],
   },

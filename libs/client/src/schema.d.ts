@@ -1252,26 +1252,26 @@ export interface components {
             noteId: string | null;
             /**
              * @description The uploaded file's name, for display only (path parts stripped, at most 255 characters).
-             * @example leak-under-sink.jpg
+             * @example quote-q-2041.pdf
              */
             fileName: string;
             /**
              * @description What the bytes are, decided from the bytes.
-             * @example image/jpeg
+             * @example application/pdf
              * @enum {string}
              */
             contentType: "image/jpeg" | "image/png" | "image/webp" | "image/heic" | "application/pdf";
             /**
              * @description Bytes.
-             * @example 482113
+             * @example 745
              */
             size: number;
             /**
              * @description SHA-256 of the bytes, lowercase hex.
-             * @example 9f2c4b6d8e0a1c3e5f7a9b1d3f5a7c9e1b3d5f7a9c1e3b5d7f9a1c3e5b7d9f1a
+             * @example 095cef6511907cccb074e55a097e4962e004178cfbf55676407ec4e08753eae9
              */
             sha256: string;
-            /** @example The cupboard floor under the kitchen sink, Monday morning */
+            /** @example Drip Ltd’s quote for replacing the trap under the sink */
             description: string | null;
             /** @description The API key that uploaded it. */
             readonly createdBy: components["schemas"]["NoteAuthorResponse"];
@@ -8740,14 +8740,19 @@ export interface operations {
                 "multipart/form-data": {
                     /**
                      * Format: binary
-                     * @description The file
+                     * @description The photo or document: JPEG, PNG, WebP, HEIC or PDF, at most 10 MiB
                      */
                     file: string;
                     /**
                      * Format: uuid
                      * @description A note of this work order to attach it to
+                     * @example 4d6f8a0c-2e4b-4c6d-9e8f-0a2c4e6a8b0d
                      */
                     noteId?: string;
+                    /**
+                     * @description Shown beside the file
+                     * @example The cupboard floor under the kitchen sink, Monday morning
+                     */
                     description?: string;
                 };
             };
@@ -9735,7 +9740,9 @@ export interface operations {
     AttachmentDownloadsController_download: {
         parameters: {
             query: {
+                /** @description The `expires` of the attachment’s `downloadUrl` (Unix seconds) */
                 expires: number;
+                /** @description The `signature` of the attachment’s `downloadUrl` */
                 signature: string;
             };
             header?: never;

@@ -8,3 +8,5 @@ export { CreateNoteDto } from './notes/dto/create-note.dto.js';
 export { WorkOrderAttachment } from './attachments/attachment.entity.js';
 export { ABANDONED_UPLOAD_MS, AttachmentsCleanup } from './attachments/attachments.cleanup.js';
 export { ObjectStorage } from './attachments/storage/object-storage.js';
+export { AttachmentsService } from './attachments/attachments.service.js';
+export { AttachmentExamples, ExampleAttachmentBody } from './attachments/attachment-examples.js';

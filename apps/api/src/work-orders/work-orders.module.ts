@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AppConfig } from '@app/common';
+import { AttachmentExamples } from './attachments/attachment-examples.js';
 import { AttachmentDownloadsController } from './attachments/attachment-downloads.controller.js';
 import { WorkOrderAttachment } from './attachments/attachment.entity.js';
 import { AttachmentUploads } from './attachments/attachment-uploads.js';
@@ -35,6 +36,7 @@ import { WorkOrdersService } from './work-orders.service.js';
     WorkOrderNotesService,
     WorkOrderNotesRepository,
     AttachmentsService,
+    AttachmentExamples,
     AttachmentUploads,
     ReceiveUploadGuard,
     AttachmentsRepository,

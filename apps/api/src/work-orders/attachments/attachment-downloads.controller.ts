@@ -1,8 +1,7 @@
 import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { ApiErrorsWith, EXAMPLES, Public } from '@app/common';
-import { ATTACHMENT_EXAMPLE } from './attachment.example.js';
+import { ApiErrorsWith, Public } from '@app/common';
 import { AttachmentsService } from './attachments.service.js';
 import { AttachmentResponse } from './dto/attachment.response.js';
 import { DownloadQuery } from './dto/download.query.js';
@@ -22,8 +21,9 @@ export class AttachmentDownloadsController {
       'The `downloadUrl` of an attachment: needs no key and works for 15 minutes. A changed, expired or deleted ' +
       'attachment’s URL is 403.',
   })
-  @ApiParam({ name: 'teamId', format: 'uuid', example: EXAMPLES.teamId })
-  @ApiParam({ name: 'attachmentId', format: 'uuid', example: ATTACHMENT_EXAMPLE.id })
+  // No examples: only a URL the API signed is valid; its parts come from an attachment's `downloadUrl`.
+  @ApiParam({ name: 'teamId', format: 'uuid' })
+  @ApiParam({ name: 'attachmentId', format: 'uuid' })
   @ApiResponse({
     status: 200,
     description: 'The bytes, as uploaded',

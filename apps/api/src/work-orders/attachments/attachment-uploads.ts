@@ -1,9 +1,11 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { BadRequestException, Injectable, Logger, UnsupportedMediaTypeException } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { isUuid, RecordNotFoundError } from '@app/common';
 import { WorkOrdersRepository } from '../work-orders.repository.js';
-import { receiveUpload, type ReceivedFile, type ReceivedUpload } from './multipart-upload.js';
+import { contentTypeOf } from './content-type.js';
+import { displayName, receiveUpload, type ReceivedFile, type ReceivedUpload } from './multipart-upload.js';
 import { AttachmentObjectsRepository } from './storage/attachment-objects.repository.js';
 import { ObjectStorage } from './storage/object-storage.js';
 
@@ -54,6 +56,21 @@ export class AttachmentUploads {
       await this.abandon(storageKey);
       throw error;
     }
+  }
+
+  /**
+   * Stores bytes the service itself holds (the demo team's example file) as an upload would: listed first, then
+   * written, so a row that never commits leaves nothing behind either.
+   */
+  async storeBytes(teamId: string, id: string, bytes: Buffer, fileName: string): Promise<StoredUpload> {
+    const contentType = contentTypeOf(bytes);
+    if (!contentType) throw new Error(`the bytes of ${fileName} are not of an accepted type`);
+    const storageKey = `${teamId}/${id}`;
+    await this.objects.expectUpload(storageKey);
+    await this.storage.put(storageKey, Readable.from([bytes]));
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    const file = { fileName: displayName(fileName), contentType, size: bytes.length, sha256 };
+    return { id, storageKey, file, noteId: null, description: null };
   }
 
   /** Removes the upload's object unless its row committed (its key is then off the list); safe to repeat. */

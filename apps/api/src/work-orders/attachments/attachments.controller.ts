@@ -18,6 +18,7 @@ import {
 } from '@app/common';
 import { WorkOrdersService } from '../work-orders.service.js';
 import type { NoteAuthor } from '../notes/work-order-note.row.js';
+import { WORK_ORDER_NOTE_EXAMPLE } from '../notes/work-order-note.example.js';
 import { ATTACHMENT_EXAMPLE } from './attachment.example.js';
 import { DESCRIPTION_MAX, type StoredUpload } from './attachment-uploads.js';
 import { ATTACHMENTS_PER_WORK_ORDER, AttachmentsService } from './attachments.service.js';
@@ -69,9 +70,23 @@ export class AttachmentsController {
       type: 'object',
       required: ['file'],
       properties: {
-        file: { type: 'string', format: 'binary', description: 'The file' },
-        noteId: { type: 'string', format: 'uuid', description: 'A note of this work order to attach it to' },
-        description: { type: 'string', maxLength: DESCRIPTION_MAX },
+        file: {
+          type: 'string',
+          format: 'binary',
+          description: 'The photo or document: JPEG, PNG, WebP, HEIC or PDF, at most 10 MiB',
+        },
+        noteId: {
+          type: 'string',
+          format: 'uuid',
+          description: 'A note of this work order to attach it to',
+          example: WORK_ORDER_NOTE_EXAMPLE.id,
+        },
+        description: {
+          type: 'string',
+          maxLength: DESCRIPTION_MAX,
+          description: 'Shown beside the file',
+          example: 'The cupboard floor under the kitchen sink, Monday morning',
+        },
       },
     },
   })

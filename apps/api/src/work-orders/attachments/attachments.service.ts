@@ -49,7 +49,7 @@ export class AttachmentsService implements ConditionalSource {
     workOrderId: string,
     upload: StoredUpload,
     author: NoteAuthor,
-    request: Request,
+    request?: Request,
   ): Promise<AttachmentResponse> {
     const { id, storageKey, file, noteId, description } = upload;
     return this.transactions.run(async () => {
