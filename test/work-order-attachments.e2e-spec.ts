@@ -1,16 +1,15 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Readable } from 'node:stream';
 import { AttachmentsCleanup, ObjectStorage } from '../apps/api/src/work-orders/index.js';
 import { createUnit, createWorkOrder } from './factories/work-orders.js';
 import { expectError, UUID } from './support/assertions.js';
+import { STORAGE_DRIVERS, type TestStore } from './support/storage-drivers.js';
 import { bearer, createTestApp, type Team, type TestApp } from './support/test-app.js';
 
-// Attachments (CONTRACT "Attachments (photos and documents)") on the local storage driver: each rule over HTTP, the
-// object store checked on disk, and the cleanup that removes objects no row points at.
+// Attachments (CONTRACT "Attachments (photos and documents)") on each storage driver (`local` in a temporary folder,
+// `s3` against s3rver, a real S3-compatible server started here): each rule over HTTP, the store checked around the
+// driver (the folder's files, the bucket's listing), and the cleanup that removes objects no row points at.
 
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(200, 7)]);
 const PDF = Buffer.from('%PDF-1.7\n% a quote for the new tap\n%%EOF\n');
@@ -27,23 +26,23 @@ interface Attachment {
   downloadUrlExpiresAt: string;
 }
 
-describe('work order attachments (local storage)', () => {
+describe.each(STORAGE_DRIVERS)('work order attachments (%s storage)', (_driver, startStore) => {
   let sut: TestApp;
   let team: Team;
   let other: Team;
   let workOrderId: string;
-  let storageDir: string;
+  let store: TestStore;
 
   beforeAll(async () => {
-    storageDir = await mkdtemp(join(tmpdir(), 'attachments-'));
-    sut = await createTestApp({ config: { STORAGE_DIR: storageDir } });
+    store = await startStore();
+    sut = await createTestApp({ config: store.config });
     team = await sut.createTeam('Attachments team');
     other = await sut.createTeam('Other team');
     workOrderId = await newWorkOrder();
   });
   afterAll(async () => {
     await sut.close();
-    await rm(storageDir, { recursive: true, force: true });
+    await store.close();
   });
 
   async function newWorkOrder(who: Team = team): Promise<string> {
@@ -67,12 +66,7 @@ describe('work order attachments (local storage)', () => {
     }
     return request;
   };
-  const objectCount = async (): Promise<number> => {
-    const teams = await readdir(storageDir).catch(() => []);
-    let count = 0;
-    for (const folder of teams) count += (await readdir(join(storageDir, folder))).length;
-    return count;
-  };
+  const objectCount = async (): Promise<number> => (await store.keys()).length;
 
   it('stores a PNG by its bytes, with its hash, size and a working signed URL', async () => {
     const response = await upload(PNG, { name: '../../etc/leak.png', fields: { description: ' Under the sink ' } });
@@ -140,6 +134,8 @@ describe('work order attachments (local storage)', () => {
     const large = Buffer.concat([PDF, Buffer.alloc(10 * 1024 * 1024)]);
     expect(expectError(await upload(large), 413)).toMatch(/10 MiB/);
     expect(await objectCount()).toBe(before + 1);
+    // The 10 MiB one had sent its first parts to S3: the refusal aborted that multipart upload.
+    expect(await store.pending()).toEqual([]);
     expect(await sut.sql('SELECT * FROM attachment_objects WHERE reason = $1', ['upload'])).toEqual([]);
   });
 
@@ -239,7 +235,7 @@ describe('work order attachments (local storage)', () => {
       .delete(`/v1/work-orders/${id}`)
       .set(...bearer(team))
       .expect(204);
-    // An upload whose row never committed (a crash mid-request): its key listed long ago, its object on disk.
+    // An upload whose row never committed (a crash mid-request): its key listed long ago, its object stored.
     const orphan = `${team.teamId}/00000000-0000-4000-8000-00000000abcd`;
     await sut.sql(
       `INSERT INTO attachment_objects (storage_key, reason, since) VALUES ($1, 'upload', now() - interval '2 hours')`,
@@ -247,7 +243,8 @@ describe('work order attachments (local storage)', () => {
     );
     await sut.app.get(ObjectStorage).put(orphan, Readable.from([PNG]));
     const cleanup = sut.app.get(AttachmentsCleanup);
-    const files = async () => new Set(await readdir(join(storageDir, team.teamId)));
+    const files = async () =>
+      new Set((await store.keys(`${team.teamId}/`)).map((key) => key.slice(team.teamId.length + 1)));
     expect((await files()).has('00000000-0000-4000-8000-00000000abcd')).toBe(true);
     expect(await cleanup.run()).toBeGreaterThanOrEqual(3);
     expect(await cleanup.run()).toBe(0);

@@ -11,8 +11,8 @@ import { AttachmentsService } from './attachments/attachments.service.js';
 import { DownloadUrls } from './attachments/download-urls.js';
 import { ReceiveUploadGuard } from './attachments/receive-upload.guard.js';
 import { AttachmentObjectsRepository } from './attachments/storage/attachment-objects.repository.js';
-import { LocalStorage } from './attachments/storage/local-storage.js';
 import { ObjectStorage } from './attachments/storage/object-storage.js';
+import { storageDriverOf } from './attachments/storage/storage-driver.js';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { WorkOrderNote } from './notes/work-order-note.entity.js';
 import { WorkOrderNotesController } from './notes/work-order-notes.controller.js';
@@ -43,12 +43,8 @@ import { WorkOrdersService } from './work-orders.service.js';
     AttachmentObjectsRepository,
     AttachmentsCleanup,
     DownloadUrls,
-    // STORAGE_DRIVER picks the driver; `local` is the only one so far.
-    {
-      provide: ObjectStorage,
-      useFactory: (config: AppConfig) => new LocalStorage(config.STORAGE_DIR),
-      inject: [AppConfig],
-    },
+    // STORAGE_DRIVER picks the driver: `local` (files in a folder) or `s3` (a bucket).
+    { provide: ObjectStorage, useFactory: storageDriverOf, inject: [AppConfig] },
   ],
   exports: [WorkOrdersService, AttachmentsCleanup, ObjectStorage],
 })

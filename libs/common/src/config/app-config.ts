@@ -168,13 +168,40 @@ export class AppConfig {
   @MinLength(32, { message: 'DASHBOARD_SECRET must be at least 32 characters' })
   DASHBOARD_SECRET?: string;
 
-  /** Where uploaded files' bytes are kept: `local` (files under STORAGE_DIR). */
-  @IsIn(['local'], { message: 'STORAGE_DRIVER must be local' })
-  STORAGE_DRIVER = 'local' as const;
+  /** Where uploaded files' bytes are kept: `local` (files under STORAGE_DIR) or `s3` (a bucket, the S3_* variables). */
+  @IsIn(['local', 's3'], { message: 'STORAGE_DRIVER must be local or s3' })
+  STORAGE_DRIVER: 'local' | 's3' = 'local';
 
   @IsString()
   @IsNotEmpty()
   STORAGE_DIR = '.data/attachments';
+
+  /** The `s3` driver: an S3-compatible server's URL (MinIO, Ceph, …); unset: AWS S3 in S3_REGION. */
+  @IsOptional()
+  @Matches(/^https?:\/\/[^\s/]+/, { message: 'S3_ENDPOINT must be an http:// or https:// URL' })
+  S3_ENDPOINT?: string;
+
+  /** The `s3` driver's bucket (it must exist) and credentials: required with STORAGE_DRIVER=s3. */
+  @IsOptional()
+  @IsString()
+  S3_BUCKET?: string;
+
+  @IsString()
+  @IsNotEmpty()
+  S3_REGION = 'us-east-1';
+
+  @IsOptional()
+  @IsString()
+  S3_ACCESS_KEY_ID?: string;
+
+  @IsOptional()
+  @IsString()
+  S3_SECRET_ACCESS_KEY?: string;
+
+  /** `<endpoint>/<bucket>/<key>` rather than `<bucket>.<endpoint>/<key>`: what most self-hosted servers want. */
+  @Transform(toBoolean)
+  @IsBoolean({ message: 'S3_FORCE_PATH_STYLE must be true or false' })
+  S3_FORCE_PATH_STYLE = false;
 
   /**
    * The key that signs download URLs (HMAC-SHA256), at least 32 characters, the same on every instance. Required in
@@ -239,7 +266,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const config = plainToInstance(AppConfig, present, { excludeExtraneousValues: false });
   Object.assign(config, overrides);
   const errors = validateSync(config, { whitelist: false }).flatMap((error) => Object.values(error.constraints ?? {}));
-  errors.push(...poolerErrors(config));
+  errors.push(...poolerErrors(config), ...storageErrors(config));
   if (errors.length > 0) throw new Error(`Invalid configuration: ${errors.join('; ')}`);
   return config;
 }
@@ -255,4 +282,11 @@ function poolerErrors(config: AppConfig): string[] {
     );
   }
   return errors;
+}
+
+/** The `s3` driver has no default bucket or credentials: each missing one is named at boot, not at the first upload. */
+function storageErrors(config: AppConfig): string[] {
+  if (config.STORAGE_DRIVER !== 's3') return [];
+  const required = ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const;
+  return required.filter((name) => !config[name]?.trim()).map((name) => `STORAGE_DRIVER=s3 requires ${name}`);
 }
