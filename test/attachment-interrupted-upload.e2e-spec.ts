@@ -125,6 +125,9 @@ describe('an upload cut off half-way', () => {
       });
       const workOrder = await post('work-orders', { title: 'Leak', unitId: unit.id });
 
+      // The demo team's example attachment is stored at start-up; only what this upload writes is looked at.
+      const demoFiles = new Set(await filesOf(dir, teamId));
+      const uploadFiles = async () => (await filesOf(dir, teamId)).filter((name) => !demoFiles.has(name));
       startUpload(port, apiKey, workOrder.id);
       await until(partialWritten(dir, teamId), 'the object being written');
       started.child.kill('SIGKILL');
@@ -133,24 +136,26 @@ describe('an upload cut off half-way', () => {
       const db = new pg.Client({ connectionString: databaseUrl });
       await db.connect();
       try {
-        expect((await db.query('SELECT id FROM work_order_attachments')).rows).toEqual([]);
+        const rows = await db.query('SELECT id FROM work_order_attachments WHERE work_order_id = $1', [workOrder.id]);
+        expect(rows.rows).toEqual([]);
         expect((await db.query('SELECT reason FROM attachment_objects')).rows).toEqual([{ reason: 'upload' }]);
       } finally {
         await db.end();
       }
-      const [partial] = await filesOf(dir, teamId);
-      expect(partial).toMatch(/\.partial$/);
+      const [partial, ...others] = await uploadFiles();
+      expect({ partial, others }).toEqual({ partial: expect.stringMatching(/\.partial$/), others: [] });
 
       // Another instance's cleanup: an upload younger than the abandonment age may still be streaming elsewhere.
       const clock = new ManualClock(Date.now());
       sut = await createTestApp({ databaseUrl, config: { STORAGE_DIR: dir }, clock });
       const cleanup = sut.app.get(AttachmentsCleanup);
       expect(await cleanup.run()).toBe(0);
-      expect(await filesOf(dir, teamId)).toEqual([partial]);
+      expect(await uploadFiles()).toEqual([partial]);
 
       clock.advance(ABANDONED_UPLOAD_MS + 60_000);
       expect(await cleanup.run()).toBe(1);
-      expect(await filesOf(dir, teamId)).toEqual([]);
+      expect(await uploadFiles()).toEqual([]);
+      expect(await filesOf(dir, teamId)).toEqual([...demoFiles]);
       expect(await sut.sql('SELECT 1 FROM attachment_objects')).toEqual([]);
       expect(await cleanup.run()).toBe(0);
     });
