@@ -15,3 +15,4 @@ export * from './http/api-response-headers.js';
 export * from './http/client-errors.js';
 export * from './http/graceful-close.js';
 export * from './clock/periodic-task.js';
+export * from './csv/csv-cells.js';
