@@ -1,7 +1,6 @@
 import type { INestApplicationContext, Type } from '@nestjs/common';
-import { MODULE_METADATA } from '@nestjs/common/constants.js';
 import {
-  CONDITIONAL_RESOURCE,
+  announcingControllersOf,
   createValidationPipe,
   eventRecordOf,
   Transactions,
@@ -15,13 +14,8 @@ import { RESOURCES } from './resources.js';
 
 /** The `@ConditionalResource` options of the controller whose records a service writes, when it announces them. */
 function announcerOf(service: Type): ConditionalResourceOptions | undefined {
-  for (const { module } of RESOURCES) {
-    for (const controller of (Reflect.getMetadata(MODULE_METADATA.CONTROLLERS, module) ?? []) as Type[]) {
-      const resource = Reflect.getMetadata(CONDITIONAL_RESOURCE, controller) as ConditionalResourceOptions | undefined;
-      if (resource && (resource.source as Type) === service) return resource;
-    }
-  }
-  return undefined;
+  const modules = RESOURCES.map((resource) => resource.module);
+  return announcingControllersOf(modules).find(({ resource }) => (resource.source as Type) === service)?.resource;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Type } from '@nestjs/common';
-import { MODULE_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
-import { CONDITIONAL_RESOURCE, eventRecordOf, type ConditionalResourceOptions } from '@app/common';
+import { PATH_METADATA } from '@nestjs/common/constants.js';
+import { announcingControllersOf, eventRecordOf, type ConditionalResourceOptions } from '@app/common';
 
 // @nestjs/swagger keeps its metadata keys internal; these are the ones its @ApiTags and @ApiParam write.
 const API_TAGS = 'swagger/apiUseTags';
@@ -42,21 +42,17 @@ function exampleIdOf(controller: Type, idParam: string): string | undefined {
  * announces parts of that record, whose entries go on the record's own history.
  */
 export function historySubjectsOf(modules: Type[]): HistorySubject[] {
-  return modules.flatMap((module) => {
-    const controllers = (Reflect.getMetadata(MODULE_METADATA.CONTROLLERS, module) ?? []) as Type[];
-    return controllers.flatMap((controller): HistorySubject[] => {
-      const resource = Reflect.getMetadata(CONDITIONAL_RESOURCE, controller) as ConditionalResourceOptions | undefined;
-      const path = Reflect.getMetadata(PATH_METADATA, controller) as string | undefined;
-      if (!resource || path === undefined || path.includes(':')) return [];
-      return [
-        {
-          path,
-          tags: (Reflect.getMetadata(API_TAGS, controller) ?? []) as string[],
-          resource,
-          record: eventRecordOf(resource),
-          exampleId: exampleIdOf(controller, resource.idParam),
-        },
-      ];
-    });
+  return announcingControllersOf(modules).flatMap(({ controller, resource }): HistorySubject[] => {
+    const path = Reflect.getMetadata(PATH_METADATA, controller) as string | undefined;
+    if (path === undefined || path.includes(':')) return [];
+    return [
+      {
+        path,
+        tags: (Reflect.getMetadata(API_TAGS, controller) ?? []) as string[],
+        resource,
+        record: eventRecordOf(resource),
+        exampleId: exampleIdOf(controller, resource.idParam),
+      },
+    ];
   });
 }

@@ -13,18 +13,34 @@ export function eventRecordOf(resource: Pick<ConditionalResourceOptions, 'name' 
   return resource.event ?? resource.name.toLowerCase().replace(/\s+/g, '_');
 }
 
+/** A controller that announces its records' changes (`@ConditionalResource`), with the decorator's options. */
+export interface AnnouncingController {
+  controller: Type;
+  resource: ConditionalResourceOptions;
+}
+
+/**
+ * The `@ConditionalResource` controllers of the given modules, in their order: the one scan of the decorators that
+ * the event catalogue, the histories and the demo records all read.
+ */
+export function announcingControllersOf(modules: Type[]): AnnouncingController[] {
+  return modules.flatMap((module) =>
+    ((Reflect.getMetadata(MODULE_METADATA.CONTROLLERS, module) ?? []) as Type[]).flatMap((controller) => {
+      const resource = Reflect.getMetadata(CONDITIONAL_RESOURCE, controller) as ConditionalResourceOptions | undefined;
+      return resource ? [{ controller, resource }] : [];
+    }),
+  );
+}
+
 /**
  * The records a module's controllers announce (each `@ConditionalResource` controller writes events), with their
  * names in words: read from the decorators, so a list of event types can never disagree with what is written.
  */
 export function eventRecordsOf(module: Type): EventRecord[] {
-  const controllers = (Reflect.getMetadata(MODULE_METADATA.CONTROLLERS, module) ?? []) as Type[];
-  return controllers.flatMap((controller) => {
-    const resource = Reflect.getMetadata(CONDITIONAL_RESOURCE, controller) as ConditionalResourceOptions | undefined;
-    if (!resource) return [];
+  return announcingControllersOf([module]).map(({ resource }) => {
     const record: EventRecord = { record: eventRecordOf(resource), name: resource.name };
     if (resource.actions) record.actions = resource.actions;
-    return [record];
+    return record;
   });
 }
 
