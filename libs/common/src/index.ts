@@ -1,6 +1,7 @@
 export * from './auth/index.js';
 export * from './clock/clock.js';
 export * from './config/app-config.js';
+export * from './config/server-secret.js';
 export * from './errors/index.js';
 export * from './logging/index.js';
 export * from './openapi/index.js';

@@ -1,9 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { AppConfig } from '@app/common';
-
-/** Used when DASHBOARD_SECRET is unset outside production: one per process, so every app in it agrees. */
-const PROCESS_SECRET = randomBytes(32);
+import { AppConfig, serverSecret } from '@app/common';
 
 const NONCE = /^[A-Za-z0-9_-]{43}$/;
 
@@ -27,13 +24,7 @@ export class FormTokens {
   private readonly secret: Buffer;
 
   constructor(config: AppConfig) {
-    if (config.DASHBOARD_SECRET) this.secret = Buffer.from(config.DASHBOARD_SECRET);
-    else if (config.isProduction)
-      throw new Error(
-        'DASHBOARD_SECRET must be set in production (at least 32 random characters, the same on every instance): ' +
-          'it signs the dashboard sign-in and sign-up forms. For example: openssl rand -base64 48',
-      );
-    else this.secret = PROCESS_SECRET;
+    this.secret = serverSecret(config, 'DASHBOARD_SECRET', 'it signs the dashboard sign-in and sign-up forms');
   }
 
   /** A nonce for a new `ppa_form` cookie. */

@@ -1,9 +1,6 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { AppConfig, Clock } from '@app/common';
-
-/** Used when ATTACHMENT_URL_SECRET is unset outside production: one per process, so every app in it agrees. */
-const PROCESS_SECRET = randomBytes(32);
+import { AppConfig, Clock, serverSecret } from '@app/common';
 
 /** How long a download URL works. */
 export const DOWNLOAD_URL_TTL_MS = 15 * 60_000;
@@ -29,12 +26,7 @@ export class DownloadUrls {
     config: AppConfig,
     private readonly clock: Clock,
   ) {
-    if (config.ATTACHMENT_URL_SECRET) this.secret = Buffer.from(config.ATTACHMENT_URL_SECRET);
-    else if (config.isProduction) {
-      throw new Error(
-        'ATTACHMENT_URL_SECRET must be set in production (at least 32 random characters, the same on every instance)',
-      );
-    } else this.secret = PROCESS_SECRET;
+    this.secret = serverSecret(config, 'ATTACHMENT_URL_SECRET', 'it signs attachments’ download URLs');
   }
 
   private mac(teamId: string, id: string, expires: number): string {
