@@ -4,6 +4,7 @@ import { cpuTimeMs, sampleRss, type ServerUnderTest } from './servers.js';
 export interface NextRequest {
   method: 'GET' | 'POST' | 'PUT';
   path: string;
+  /** JSON, or a Buffer sent as it is (with its own `content-type` in `headers`). */
   body?: unknown;
   /** Sent beside the key and Content-Type (e.g. `Idempotency-Key`). */
   headers?: Record<string, string>;
@@ -12,6 +13,8 @@ export interface NextRequest {
 export interface LoadOptions {
   connections: number;
   durationSeconds: number;
+  /** Send this many requests instead of loading for `durationSeconds` (the smoke run's few uploads). */
+  amount?: number;
   apiKey: string;
   /** Called for every request sent: the scenario's next request. */
   next: () => NextRequest;
@@ -59,7 +62,7 @@ export function drive(server: ServerUnderTest, options: LoadOptions): Promise<Lo
         // A fresh object each time: autocannon writes the body's Content-Length into the headers it is given, and
         // a shared object would send a POST's length with the next GET (which then waits for a body).
         headers: { ...headers, ...next.headers },
-        body: next.body === undefined ? undefined : JSON.stringify(next.body),
+        body: next.body === undefined ? undefined : Buffer.isBuffer(next.body) ? next.body : JSON.stringify(next.body),
       };
     },
   };
@@ -72,6 +75,7 @@ export function drive(server: ServerUnderTest, options: LoadOptions): Promise<Lo
         url: server.baseUrl,
         connections: options.connections,
         duration: options.durationSeconds,
+        ...(options.amount === undefined ? {} : { amount: options.amount }),
         timeout: 10,
         requests: [request],
       },
