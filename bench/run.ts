@@ -104,10 +104,7 @@ async function emptyFolder(folder: string): Promise<void> {
  * The targets the run checks (issue 24's; issue 13's are read off the table in docs/performance.md): one line
  * each, and whether any is missed. A smoke run checks none: its sizes and durations measure nothing.
  */
-function checkTargets(
-  results: ScenarioResult[],
-  memory: MemoryResult | undefined,
-): { lines: string[]; missed: boolean } {
+function checkTargets(results: ScenarioResult[], memory: MemoryResult[]): { lines: string[]; missed: boolean } {
   const lines: string[] = [];
   let missed = false;
   const verdict = (met: boolean): string => {
@@ -121,11 +118,13 @@ function checkTargets(
     const ratio = floor.requestsPerSecond > 0 ? service.requestsPerSecond / floor.requestsPerSecond : 0;
     lines.push(`- ${scenario}: service ÷ floor ${ratio.toFixed(2)} (target ≥ ${target}): ${verdict(ratio >= target)}`);
   }
-  if (memory) {
-    const limit = ATTACHMENT_TARGETS.rssRiseBytes;
+  const limit = ATTACHMENT_TARGETS.rssRiseBytes;
+  for (const result of memory) {
     lines.push(
-      `- ${describeMemory(memory)} (target < ${limit / 1e6} MB): ` +
-        verdict(memory.riseBytes < limit && memory.fileBytes === 10 * MIB),
+      result.server === 'service'
+        ? `- ${describeMemory(result)} (target < ${limit / 1e6} MB): ` +
+            verdict(result.riseBytes < limit && result.fileBytes === 10 * MIB)
+        : `- for reference, the same on the floor's plain upload server: ${describeMemory(result)}`,
     );
   }
   return { lines, missed };
@@ -138,7 +137,7 @@ async function loadTest(
   fixtures: Fixtures,
   manifest: SeedManifest,
   baseline: ServerUnderTest | undefined,
-  memory: MemoryResult | undefined,
+  memory: MemoryResult[],
 ): Promise<boolean> {
   const results: ScenarioResult[] = [];
   for (const [index, scenario] of scenarios.entries()) {
@@ -190,8 +189,9 @@ async function loadTest(
   );
   if (erroneous.length > 0) log(`scenarios with errors: ${erroneous.map((result) => result.scenario).join('; ')}`);
   if (targets.missed) log('a target was missed (see "Targets" above)');
-  const memoryFailed = memory !== undefined && memory.failures.length > 0;
-  if (memoryFailed) log(`attachment memory check: ${memory.failures.join('; ')}`);
+  const memoryFailures = memory.flatMap((result) => result.failures.map((failure) => `${result.server}: ${failure}`));
+  const memoryFailed = memoryFailures.length > 0;
+  if (memoryFailed) log(`attachment memory check: ${memoryFailures.join('; ')}`);
   return erroneous.length > 0 || targets.missed || memoryFailed;
 }
 
@@ -272,13 +272,17 @@ try {
     writeFileSync(resolve(ROOT, '.data', 'bench-explain.md'), plans);
     failed = mismatches.length > 0;
   } else {
-    let memory: MemoryResult | undefined;
+    const memory: MemoryResult[] = [];
     if (checkMemory) {
-      // Smoke: a few small round trips, to show the path works.
       log(MEMORY_CHECK);
-      memory = await measureAttachmentMemory(service, fixtures, smoke ? MIB : 10 * MIB, smoke ? 3 : 10);
-      log(`  ${describeMemory(memory)}`);
-      await emptyFolder(uploadDirOf('service'));
+      // The floor's plain server too, as a reference: what streaming the same bytes costs Node itself.
+      for (const server of [service, floor]) {
+        // Smoke: a few small round trips, to show the path works.
+        const result = await measureAttachmentMemory(server, fixtures, smoke ? MIB : 10 * MIB, smoke ? 3 : 10);
+        log(`  ${describeMemory(result)}`);
+        memory.push(result);
+        await emptyFolder(uploadDirOf(server.name));
+      }
     }
     failed = (await loadTest(service, floor, fixtures, manifest, baseline, memory)) || mismatches.length > 0;
   }

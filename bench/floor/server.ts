@@ -11,7 +11,7 @@ import { Authenticator, type Caller } from './auth.js';
 import { databaseFailure, HttpError, readJsonBody, sendJson, sendText } from './http.js';
 import { KeyCache } from './key-cache.js';
 import { SlidingWindowLimiter } from './rate-limit.js';
-import { plainUpload, UPLOAD_PATH } from './uploads.js';
+import { CONTENT_PATH, plainDownload, plainUpload, UPLOAD_PATH } from './uploads.js';
 import { listTenants } from './tenants.js';
 import { createWorkOrderBody, pathId, tenantListQuery, updateWorkOrderBody, workOrderListQuery } from './validate.js';
 import {
@@ -138,6 +138,11 @@ async function serve(request: IncomingMessage, response: ServerResponse): Promis
   try {
     if (uploadFolder && method === 'POST' && UPLOAD_PATH.test(path)) {
       await plainUpload(request, response, uploadFolder);
+      return;
+    }
+    const download = uploadFolder && method === 'GET' ? CONTENT_PATH.exec(path) : null;
+    if (uploadFolder && download) {
+      await plainDownload(response, uploadFolder, download[1]);
       return;
     }
     const body = ['POST', 'PUT', 'PATCH'].includes(method) ? await readJsonBody(request) : {};
