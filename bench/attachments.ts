@@ -103,6 +103,8 @@ export interface MemoryResult {
   /** How the peak was taken. */
   peakFrom: 'VmHWM' | 'sampled';
   riseBytes: number;
+  /** The rise after the first round trip of the series alone (VmHWM only). */
+  firstRiseBytes?: number;
   /** Every upload answered 201 and every download 200 with the very bytes sent. */
   failures: string[];
 }
@@ -163,8 +165,12 @@ export async function measureAttachmentMemory(
   const sampler = setInterval(() => {
     sampledPeak = Math.max(sampledPeak, memoryMiB(pid, 'VmRSS') ?? sampledPeak);
   }, 5);
+  let firstPeakMiB: number | undefined;
   try {
-    for (const file of files) await roundTrip(file);
+    for (const file of files) {
+      await roundTrip(file);
+      if (byPeak && firstPeakMiB === undefined) firstPeakMiB = memoryMiB(pid, 'VmHWM');
+    }
   } finally {
     clearInterval(sampler);
   }
@@ -179,6 +185,7 @@ export async function measureAttachmentMemory(
     peakMiB,
     peakFrom: byPeak ? 'VmHWM' : 'sampled',
     riseBytes: Math.max(0, (peakMiB - rssBeforeMiB) * MIB),
+    firstRiseBytes: firstPeakMiB === undefined ? undefined : Math.max(0, (firstPeakMiB - rssBeforeMiB) * MIB),
     failures,
   };
 }
@@ -190,6 +197,7 @@ export function describeMemory(result: MemoryResult): string {
     `Attachments, ${result.roundTrips} × (${(result.fileBytes / MIB).toFixed(0)} MiB upload + its download), one at a ` +
     `time: the ${result.server}'s RSS ${result.rssBeforeMiB.toFixed(1)} MiB before, peak ${result.peakMiB.toFixed(1)} MiB ` +
     `(${result.peakFrom}), a rise of ${mb} MB` +
+    (result.firstRiseBytes === undefined ? '' : ` (${(result.firstRiseBytes / 1e6).toFixed(1)} MB after the first)`) +
     (result.failures.length > 0 ? `; FAILURES: ${result.failures.join('; ')}` : '')
   );
 }
