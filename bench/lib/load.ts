@@ -69,6 +69,7 @@ export function drive(server: ServerUnderTest, options: LoadOptions): Promise<Lo
   const pid = server.process.pid;
   const stopSampling = pid === undefined ? () => undefined : sampleRss(pid);
   const cpuBefore = pid === undefined ? undefined : cpuTimeMs(pid);
+  const started = performance.now();
   return new Promise((resolveResult, reject) => {
     const instance = autocannon(
       {
@@ -93,7 +94,12 @@ export function drive(server: ServerUnderTest, options: LoadOptions): Promise<Lo
         const sorted = Float64Array.from(latencies).sort();
         resolveResult({
           requests: latencies.length,
-          requestsPerSecond: latencies.length / (result.duration || options.durationSeconds),
+          // autocannon's duration is whole seconds, too coarse for a run of a fixed amount.
+          requestsPerSecond:
+            latencies.length /
+            (options.amount === undefined
+              ? result.duration || options.durationSeconds
+              : (performance.now() - started) / 1000),
           p50: percentile(sorted, 50),
           p95: percentile(sorted, 95),
           p99: percentile(sorted, 99),
