@@ -6,7 +6,7 @@ declare module 'autocannon' {
     method?: string;
     path?: string;
     headers?: Record<string, string>;
-    body?: string;
+    body?: string | Buffer;
     /** Called before each request is sent; returns the request to send. */
     setupRequest?: (request: RequestDefinition, context: Record<string, unknown>) => RequestDefinition;
   }
@@ -15,6 +15,8 @@ declare module 'autocannon' {
     url: string;
     connections?: number;
     duration?: number;
+    /** A number of requests to send, instead of a duration. */
+    amount?: number;
     pipelining?: number;
     timeout?: number;
     headers?: Record<string, string>;

@@ -104,6 +104,10 @@ export async function prepare(
 }
 
 async function undoCreates(client: pg.Client, teamId: string, seededNumber: number): Promise<number> {
+  // The attachments the run uploaded (the seed makes none), and the storage's entries their deletion lists: the
+  // files themselves were in the runner's temporary folder, removed with it.
+  const attachments = await client.query('DELETE FROM work_order_attachments WHERE team_id = $1', [teamId]);
+  await client.query(`DELETE FROM attachment_objects WHERE storage_key LIKE $1 || '/%'`, [teamId]);
   const removed = await client.query('DELETE FROM work_orders WHERE team_id = $1 AND number > $2', [
     teamId,
     seededNumber,
@@ -118,7 +122,7 @@ async function undoCreates(client: pg.Client, teamId: string, seededNumber: numb
   // The team gets its change version back, as any team that has written through the API has one (the seeded rows
   // stand for its history). A new row, so the version differs from any a server remembered a total for.
   await client.query('INSERT INTO event_sequences (team_id, last_seq) VALUES ($1, 0)', [teamId]);
-  return removed.rowCount ?? 0;
+  return (removed.rowCount ?? 0) + (attachments.rowCount ?? 0);
 }
 
 async function restore(url: string, teamId: string, snapshot: Snapshot): Promise<void> {
@@ -140,7 +144,9 @@ async function restore(url: string, teamId: string, snapshot: Snapshot): Promise
     );
     await client.query('COMMIT');
     // The created rows are gone but their dead tuples stay until vacuumed; the next run should not see them.
-    if (removed > 0) await client.query('VACUUM ANALYZE work_orders, record_history');
+    if (removed > 0) {
+      await client.query('VACUUM ANALYZE work_orders, record_history, work_order_attachments, attachment_objects');
+    }
   } finally {
     await client.end();
   }

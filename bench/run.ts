@@ -1,8 +1,9 @@
 // `npm run bench [-- --smoke]`: the service against the floor on the same seeded database, scenario by scenario.
 // See docs/benchmark.md.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
-import { resolve } from 'node:path';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { ATTACHMENT_TARGETS, describeMemory, measureAttachmentMemory, MIB, type MemoryResult } from './attachments.js';
 import { type Fixtures, isSeeded, prepare } from './fixtures.js';
 import { numberArg, parseArgs } from './lib/args.js';
 import { prepareBaseline } from './lib/baseline.js';
@@ -40,7 +41,13 @@ const only = args.get('only')?.toLowerCase();
 /** A git ref whose build runs beside this checkout's service in every scenario (A/B in the same run). */
 const baselineRef = args.get('baseline');
 const scenarios = SCENARIOS.filter((scenario) => !only || scenario.name.toLowerCase().includes(only));
-if (scenarios.length === 0) throw new Error(`no scenario matches --only ${only}`);
+/** Issue 24's memory check, run before the load so the service's RSS is not that of earlier scenarios. */
+const MEMORY_CHECK = 'attachment memory, 10 MiB upload + download';
+const checkMemory = !only || MEMORY_CHECK.includes(only);
+if (scenarios.length === 0 && !checkMemory) throw new Error(`no scenario matches --only ${only}`);
+/** Where the servers' uploads go (the service's STORAGE_DIR, the floor's files), one folder each; removed at the end. */
+const uploadRoot = mkdtempSync(join(tmpdir(), 'bench-uploads-'));
+const uploadDirOf = (name: ServerUnderTest['name']): string => join(uploadRoot, name);
 
 async function seeded(url: string, label: string, owned: boolean): Promise<SeedManifest> {
   const existing = readManifest(label);
@@ -65,13 +72,62 @@ async function seeded(url: string, label: string, owned: boolean): Promise<SeedM
 
 async function measure(server: ServerUnderTest, scenario: Scenario, fixtures: Fixtures): Promise<LoadResult> {
   const options = { connections, apiKey: fixtures.apiKey };
-  if (warmup > 0) await drive(server, { ...options, durationSeconds: warmup, next: scenario.requests(fixtures) });
-  const result = await drive(server, { ...options, durationSeconds: duration, next: scenario.requests(fixtures) });
+  // A smoke run of a heavy scenario only shows that it works: a few requests.
+  const amount = smoke && scenario.smokeRequests ? Math.max(scenario.smokeRequests, connections) : undefined;
+  if (warmup > 0 && amount === undefined) {
+    await drive(server, { ...options, durationSeconds: warmup, next: scenario.requests(fixtures) });
+  }
+  const result = await drive(server, {
+    ...options,
+    durationSeconds: duration,
+    amount,
+    next: scenario.requests(fixtures),
+  });
+  // The files a server wrote go before the next one runs, so none is slowed by another's pages still being written
+  // out (their rows, if any, go with the run's other writes).
+  if (scenario.writesFiles) await emptyFolder(uploadDirOf(server.name));
   log(
     `  ${server.name.padEnd(7)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${result.p50.toFixed(1)} ms  p99 ${result.p99.toFixed(1)} ms` +
       (hasErrors(result) ? `  ERRORS ${JSON.stringify(result.failures)} + ${result.errors}` : ''),
   );
   return result;
+}
+
+/** Removes what a server wrote; uploads still in flight when the load stopped may be writing meanwhile. */
+async function emptyFolder(folder: string): Promise<void> {
+  await new Promise((settled) => setTimeout(settled, 500));
+  rmSync(folder, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+  mkdirSync(folder, { recursive: true });
+}
+
+/**
+ * The targets the run checks (issue 24's; issue 13's are read off the table in docs/performance.md): one line
+ * each, and whether any is missed. A smoke run checks none: its sizes and durations measure nothing.
+ */
+function checkTargets(results: ScenarioResult[], memory: MemoryResult[]): { lines: string[]; missed: boolean } {
+  const lines: string[] = [];
+  let missed = false;
+  const verdict = (met: boolean): string => {
+    if (smoke) return 'not checked in a smoke run';
+    missed ||= !met;
+    return met ? 'met' : 'MISSED';
+  };
+  for (const { scenario, service, floor } of results) {
+    const target = scenarios.find((candidate) => candidate.name === scenario)?.minRatio;
+    if (target === undefined) continue;
+    const ratio = floor.requestsPerSecond > 0 ? service.requestsPerSecond / floor.requestsPerSecond : 0;
+    lines.push(`- ${scenario}: service ÷ floor ${ratio.toFixed(2)} (target ≥ ${target}): ${verdict(ratio >= target)}`);
+  }
+  const limit = ATTACHMENT_TARGETS.rssRiseBytes;
+  for (const result of memory) {
+    lines.push(
+      result.server === 'service'
+        ? `- ${describeMemory(result)} (target < ${limit / 1e6} MB): ` +
+            verdict(result.riseBytes < limit && result.fileBytes === 10 * MIB)
+        : `- for reference, the same on the floor's plain upload server: ${describeMemory(result)}`,
+    );
+  }
+  return { lines, missed };
 }
 
 /** Every scenario against both servers; writes the table and returns whether any scenario had errors. */
@@ -80,7 +136,8 @@ async function loadTest(
   floor: ServerUnderTest,
   fixtures: Fixtures,
   manifest: SeedManifest,
-  baseline?: ServerUnderTest,
+  baseline: ServerUnderTest | undefined,
+  memory: MemoryResult[],
 ): Promise<boolean> {
   const results: ScenarioResult[] = [];
   for (const [index, scenario] of scenarios.entries()) {
@@ -106,10 +163,11 @@ async function loadTest(
     .map((server) => `${server.name} ${memoryMiB(server.process.pid ?? 0, 'VmHWM')?.toFixed(0) ?? '?'} MiB`)
     .join(', ');
   const { workOrders, tenants } = manifest.bigTeam.counts;
+  const targets = checkTargets(results, memory);
   const summary = [
     '',
-    renderTable(results),
-    '',
+    ...(results.length > 0 ? [renderTable(results), ''] : []),
+    ...(targets.lines.length > 0 ? ['Targets:', '', ...targets.lines, ''] : []),
     `Scale ${scale} (big team: ${workOrders.toLocaleString('en-GB')} work orders, ${tenants.toLocaleString('en-GB')} tenants), ` +
       `${connections} connections, ${warmup}s warm-up + ${duration}s per run; Node ${process.version}, ${cpus().length} CPUs; ` +
       (baselineRef ? `baseline: the service at ${baselineRef}; ` : '') +
@@ -121,7 +179,7 @@ async function loadTest(
   writeFileSync(resolve(ROOT, '.data', `${name}.md`), summary);
   writeFileSync(
     resolve(ROOT, '.data', `${name}.json`),
-    JSON.stringify({ scale, seed, connections, warmup, duration, results }, null, 2),
+    JSON.stringify({ scale, seed, connections, warmup, duration, results, attachmentMemory: memory }, null, 2),
   );
   const erroneous = results.filter(
     (result) =>
@@ -130,7 +188,11 @@ async function loadTest(
       (result.baseline !== undefined && hasErrors(result.baseline)),
   );
   if (erroneous.length > 0) log(`scenarios with errors: ${erroneous.map((result) => result.scenario).join('; ')}`);
-  return erroneous.length > 0;
+  if (targets.missed) log('a target was missed (see "Targets" above)');
+  const memoryFailures = memory.flatMap((result) => result.failures.map((failure) => `${result.server}: ${failure}`));
+  const memoryFailed = memoryFailures.length > 0;
+  if (memoryFailed) log(`attachment memory check: ${memoryFailures.join('; ')}`);
+  return erroneous.length > 0 || targets.missed || memoryFailed;
 }
 
 const started = Date.now();
@@ -156,6 +218,7 @@ function cleanUp(): Promise<void> {
       );
     }
     if (restore) await restore().catch((error: unknown) => log(`could not restore the seeded data: ${String(error)}`));
+    rmSync(uploadRoot, { recursive: true, force: true });
     await database.stop();
   })();
   return cleaning;
@@ -183,11 +246,14 @@ try {
   }
   const baselineRoot = baselineRef ? prepareBaseline(baselineRef, log) : undefined;
   log(`starting the service${baselineRoot ? ', the baseline' : ''} and the floor`);
-  const service = await startServer('service', database.url);
+  for (const name of ['service', 'baseline', 'floor'] as const) mkdirSync(uploadDirOf(name), { recursive: true });
+  const service = await startServer('service', database.url, uploadDirOf('service'));
   servers.push(service);
-  const baseline = baselineRoot ? await startServer('baseline', database.url, baselineRoot) : undefined;
+  const baseline = baselineRoot
+    ? await startServer('baseline', database.url, uploadDirOf('baseline'), baselineRoot)
+    : undefined;
   if (baseline) servers.push(baseline);
-  const floor = await startServer('floor', database.url);
+  const floor = await startServer('floor', database.url, uploadDirOf('floor'));
   servers.push(floor);
 
   const mismatches = await checkParity(service, floor, fixtures);
@@ -206,7 +272,19 @@ try {
     writeFileSync(resolve(ROOT, '.data', 'bench-explain.md'), plans);
     failed = mismatches.length > 0;
   } else {
-    failed = (await loadTest(service, floor, fixtures, manifest, baseline)) || mismatches.length > 0;
+    const memory: MemoryResult[] = [];
+    if (checkMemory) {
+      log(MEMORY_CHECK);
+      // The floor's plain server too, as a reference: what streaming the same bytes costs Node itself.
+      for (const server of [service, floor]) {
+        // Smoke: a few small round trips, to show the path works.
+        const result = await measureAttachmentMemory(server, fixtures, smoke ? MIB : 10 * MIB, smoke ? 3 : 10);
+        log(`  ${describeMemory(result)}`);
+        memory.push(result);
+        await emptyFolder(uploadDirOf(server.name));
+      }
+    }
+    failed = (await loadTest(service, floor, fixtures, manifest, baseline, memory)) || mismatches.length > 0;
   }
 } catch (error) {
   failed = true;

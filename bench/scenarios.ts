@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
+import { ATTACHMENT_TARGETS, photoUploads } from './attachments.js';
 import type { Fixtures } from './fixtures.js';
 import type { NextRequest } from './lib/load.js';
 import { COMMON_STREET, PROBLEMS, ROOMS } from './seed/vocabulary.js';
@@ -11,6 +12,12 @@ export interface Scenario {
   requests: (fixtures: Fixtures) => () => NextRequest;
   /** Prepares the scenario (before both servers run it); returns what undoes it. */
   setup?: (databaseUrl: string, fixtures: Fixtures) => Promise<() => Promise<void>>;
+  /** The least `service ÷ floor` (req/s) a full run must reach; a run below it fails. */
+  minRatio?: number;
+  /** In a smoke run, send only this many requests (no warm-up) instead of loading for the smoke's duration. */
+  smokeRequests?: number;
+  /** The servers write files (uploads): removed after each server's run, before the next server's. */
+  writesFiles?: boolean;
 }
 
 /**
@@ -145,5 +152,15 @@ export const SCENARIOS: Scenario[] = [
         return { method: 'PUT', path: `/v1/work-orders/${row.id}`, body: { status: row.status } };
       };
     },
+  },
+  {
+    // Issue 24: the service (key, multipart parsing, type from the bytes, SHA-256, the storage's file, a row and its
+    // event) against the floor's plain upload route (the body streamed to a file, nothing else). Last: the rows it
+    // adds are removed with the run's other writes.
+    name: 'POST attachment, 1 MiB photo',
+    requests: (fixtures) => photoUploads(fixtures),
+    minRatio: ATTACHMENT_TARGETS.uploadRatio,
+    smokeRequests: 10,
+    writesFiles: true,
   },
 ];

@@ -116,6 +116,14 @@ describe.each(STORAGE_DRIVERS)('work order attachments (%s storage)', (_driver, 
     expectError(await sut.http().get(url.pathname + url.search), 403);
   });
 
+  it('takes a file of exactly 10 MiB, and refuses one byte more', async () => {
+    const largest = Buffer.concat([PDF, Buffer.alloc(10 * 1024 * 1024 - PDF.length, 1)]);
+    const response = await upload(largest, { name: 'survey.pdf', id: await newWorkOrder() });
+    expect(response.status).toBe(201);
+    expect((response.body as { data: Attachment }).data).toMatchObject({ size: 10 * 1024 * 1024 });
+    expectError(await upload(Buffer.concat([largest, Buffer.from([1])])), 413);
+  });
+
   it('refuses what it must, storing nothing', async () => {
     const before = await objectCount();
     expectError(await upload(Buffer.from('<html><script>alert(1)</script>')), 415);

@@ -2,7 +2,8 @@
 // framework. It is never shipped; it shows what the same work costs with nothing in between, and it is denied
 // nothing the service does: the same key cache (same invalidation), writes in one transaction with the event
 // the service's outbox writes, Idempotency-Key answers stored as the service stores them, ETags on records.
-// Env: DATABASE_URL (required), PORT, RATE_LIMIT_PER_MINUTE, RATE_LIMIT_WRITES_PER_MINUTE, DB_POOL_SIZE.
+// Env: DATABASE_URL (required), PORT, RATE_LIMIT_PER_MINUTE, RATE_LIMIT_WRITES_PER_MINUTE, DB_POOL_SIZE,
+// FLOOR_UPLOAD_DIR (where the plain upload route writes; without it the route is not served).
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import pg from 'pg';
@@ -10,6 +11,7 @@ import { Authenticator, type Caller } from './auth.js';
 import { databaseFailure, HttpError, readJsonBody, sendJson, sendText } from './http.js';
 import { KeyCache } from './key-cache.js';
 import { SlidingWindowLimiter } from './rate-limit.js';
+import { CONTENT_PATH, plainDownload, plainUpload, UPLOAD_PATH } from './uploads.js';
 import { listTenants } from './tenants.js';
 import { createWorkOrderBody, pathId, tenantListQuery, updateWorkOrderBody, workOrderListQuery } from './validate.js';
 import {
@@ -34,6 +36,7 @@ const pool = new pg.Pool({
 const keys = new KeyCache(databaseUrl);
 const auth = new Authenticator(pool, keys);
 const limiter = new SlidingWindowLimiter(env('RATE_LIMIT_PER_MINUTE', 200), env('RATE_LIMIT_WRITES_PER_MINUTE', 30));
+const uploadFolder = process.env.FLOOR_UPLOAD_DIR;
 
 interface Request {
   caller: Caller;
@@ -133,6 +136,15 @@ async function serve(request: IncomingMessage, response: ServerResponse): Promis
   const search = queryStart < 0 ? '' : url.slice(queryStart + 1);
   const method = request.method ?? 'GET';
   try {
+    if (uploadFolder && method === 'POST' && UPLOAD_PATH.test(path)) {
+      await plainUpload(request, response, uploadFolder);
+      return;
+    }
+    const download = uploadFolder && method === 'GET' ? CONTENT_PATH.exec(path) : null;
+    if (uploadFolder && download) {
+      await plainDownload(response, uploadFolder, download[1]);
+      return;
+    }
     const body = ['POST', 'PUT', 'PATCH'].includes(method) ? await readJsonBody(request) : {};
     if (method === 'GET' && /^\/health\/ready\/?$/i.test(path)) {
       await pool.query('SELECT 1');

@@ -39,10 +39,15 @@ const COMMAND = {
   floor: ['dist/bench/floor/server.js'],
 } as const;
 
-/** Starts a server; `root` is where it runs from (the baseline's exported build; this checkout otherwise). */
+/**
+ * Starts a server; `root` is where it runs from (the baseline's exported build; this checkout otherwise), and
+ * `uploadDir` the folder its uploads go to (the service's `STORAGE_DIR`, the floor's `FLOOR_UPLOAD_DIR`): the
+ * runner's temporary folder, removed after the run.
+ */
 export async function startServer(
   name: ServerUnderTest['name'],
   databaseUrl: string,
+  uploadDir: string,
   root: string = ROOT,
 ): Promise<ServerUnderTest> {
   const port = await freePort();
@@ -61,10 +66,21 @@ export async function startServer(
     DASHBOARD_SECRET: process.env.DASHBOARD_SECRET ?? randomBytes(32).toString('base64url'),
     // And the key that signs attachments' download URLs (docs/attachments.md).
     ATTACHMENT_URL_SECRET: process.env.ATTACHMENT_URL_SECRET ?? randomBytes(32).toString('base64url'),
+    STORAGE_DRIVER: 'local',
+    STORAGE_DIR: uploadDir,
+    FLOOR_UPLOAD_DIR: uploadDir,
   };
   // The in-memory limiter, as the floor has: a Redis round trip would measure Redis, not the service.
   delete env.REDIS_URL;
-  const child = spawn(process.execPath, [...COMMAND[name]], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // BENCH_PROFILE_DIR: each server writes a CPU profile there when it stops (.cpuprofile, for Chrome's DevTools).
+  const profile = process.env.BENCH_PROFILE_DIR
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
+    : [];
+  const child = spawn(process.execPath, [...profile, ...COMMAND[name]], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const server: ServerUnderTest = { name, baseUrl: `http://127.0.0.1:${port}`, process: child, output: [] };
   const keep = (chunk: Buffer): void => {
     server.output.push(...chunk.toString('utf8').split('\n').filter(Boolean));

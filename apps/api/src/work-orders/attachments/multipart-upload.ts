@@ -55,7 +55,8 @@ export function receiveUpload(
     try {
       parser = busboy({
         headers: request.headers,
-        limits: { fileSize: MAX_FILE_BYTES, files: 1, fields: 10, fieldSize: 16 * 1024, parts: 12 },
+        // busboy signals its limit once a file reaches it, not past it: one byte more, so exactly 10 MiB passes.
+        limits: { fileSize: MAX_FILE_BYTES + 1, files: 1, fields: 10, fieldSize: 16 * 1024, parts: 12 },
       });
     } catch {
       reject(new UnsupportedMediaTypeException('Content-Type must be multipart/form-data with a boundary'));
