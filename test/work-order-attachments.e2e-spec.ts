@@ -6,6 +6,7 @@ import { createUnit, createWorkOrder } from './factories/work-orders.js';
 import { expectError, UUID } from './support/assertions.js';
 import { STORAGE_DRIVERS, type TestStore } from './support/storage-drivers.js';
 import { bearer, createTestApp, type Team, type TestApp } from './support/test-app.js';
+import { until } from './support/until.js';
 
 // Attachments (CONTRACT "Attachments (photos and documents)") on each storage driver (`local` in a temporary folder,
 // `s3` against s3rver, a real S3-compatible server started here): each rule over HTTP, the store checked around the
@@ -262,5 +263,46 @@ describe.each(STORAGE_DRIVERS)('work order attachments (%s storage)', (_driver, 
     const rows = await sut.sql<{ key: string }>('SELECT storage_key AS key FROM work_order_attachments');
     // One object per distinct key (the 100-per-work-order test points 100 rows at one object).
     expect(left.size).toBe(new Set(rows.map((row) => row.key).filter((key) => key.startsWith(team.teamId))).size);
+  });
+
+  /** The keys stored for one work order's team folder (the objects of rows and of uploads not yet removed). */
+  const teamKeys = async (who: Team) => (await store.keys(`${who.teamId}/`)).sort();
+  const listedUploads = async () =>
+    (await sut.sql<{ key: string }>(`SELECT storage_key AS key FROM attachment_objects WHERE reason = 'upload'`)).map(
+      (row) => row.key,
+    );
+
+  it('a replayed Idempotency-Key answers the first upload and removes the second’s object', async () => {
+    const owner = await sut.createTeam('Replay team');
+    const id = await newWorkOrder(owner);
+    const send = () => upload(PNG, { id, who: owner }).set('Idempotency-Key', 'photo-upload-1');
+    const first = await send();
+    expect(first.status).toBe(201);
+    const again = await send();
+    expect(again.status).toBe(201);
+    const firstId = (first.body as { data: Attachment }).data.id;
+    expect((again.body as { data: Attachment }).data.id).toBe(firstId);
+    await until(async () => (await listedUploads()).length === 0, 'the replayed upload taken off the list');
+    expect(await teamKeys(owner)).toEqual([`${owner.teamId}/${firstId}`]);
+  });
+
+  it('a write that rolls back after taking its key leaves no object behind', async () => {
+    const owner = await sut.createTeam('Rollback team');
+    const id = await newWorkOrder(owner);
+    // The row's INSERT fails after the key was claimed in the same transaction: the claim rolls back with it.
+    await sut.sql(`CREATE FUNCTION refuse_attachment() RETURNS trigger LANGUAGE plpgsql AS
+      $$ BEGIN RAISE EXCEPTION 'refused by the test'; END $$`);
+    await sut.sql(`CREATE TRIGGER refuse_attachment BEFORE INSERT ON work_order_attachments
+      FOR EACH ROW EXECUTE FUNCTION refuse_attachment()`);
+    try {
+      const response = await upload(PNG, { id, who: owner });
+      expect(response.status).toBe(500);
+    } finally {
+      await sut.sql('DROP TRIGGER refuse_attachment ON work_order_attachments');
+      await sut.sql('DROP FUNCTION refuse_attachment()');
+    }
+    await until(async () => (await teamKeys(owner)).length === 0, 'the rolled-back upload’s object removed');
+    expect(await listedUploads()).toEqual([]);
+    expect(await sut.sql('SELECT id FROM work_order_attachments WHERE work_order_id = $1', [id])).toEqual([]);
   });
 });

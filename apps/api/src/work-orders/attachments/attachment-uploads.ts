@@ -18,6 +18,8 @@ export interface StoredUpload {
   file: ReceivedFile;
   noteId: string | null;
   description: string | null;
+  /** Set when the row's transaction took the key off the cleanup's list (it commits unless the answer is an error). */
+  claimed?: boolean;
 }
 
 /**
@@ -49,8 +51,13 @@ export class AttachmentUploads {
     await this.objects.expectUpload(storageKey);
     try {
       const upload = await receiveUpload(request, (body) => this.storage.put(storageKey, body));
-      const checked = { id, storageKey, ...checkedFields(upload) };
-      response.once('close', () => void this.abandon(storageKey));
+      const checked: StoredUpload = { id, storageKey, ...checkedFields(upload) };
+      response.once('close', () => {
+        // A success answer is sent after its transaction committed: a claimed key is then off the list for good.
+        // Anything else (a refusal, a rolled-back write, a replayed Idempotency-Key) removes the object.
+        if (checked.claimed && response.statusCode < 400) return;
+        void this.abandon(storageKey);
+      });
       return checked;
     } catch (error) {
       await this.abandon(storageKey);

@@ -70,6 +70,7 @@ export class AttachmentsService implements ConditionalSource {
       if (!(await this.objects.claimUpload(storageKey))) {
         throw new Error(`upload ${storageKey} was cleaned up before its row`);
       }
+      upload.claimed = true;
       await this.attachments.insert(teamId, {
         id,
         workOrderId,
