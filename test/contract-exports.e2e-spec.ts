@@ -122,6 +122,8 @@ describe.each(RESOURCES_UNDER_TEST)('$path: CSV export', (resource) => {
   it('sends the header row of the columns: every response field, then the body fields the response lacks', async () => {
     const response = await exportAs(team).expect(200);
     expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(response.headers['cache-control']).toBe('no-store');
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
     expect(response.headers['content-disposition']).toMatch(
       new RegExp(`^attachment; filename="${name}-\\d{4}-\\d{2}-\\d{2}\\.csv"$`),
     );
