@@ -119,6 +119,21 @@ describe.each(RESOURCES_UNDER_TEST)('$path: CSV export', (resource) => {
     }
   });
 
+  it('keeps the order across batches when records share a millisecond or a whole timestamp (the keyset is exact)', async () => {
+    // Microseconds apart within one millisecond, and ties broken by id: a key cut to milliseconds would skip rows.
+    await sut.sql(
+      `UPDATE ${resource.table} SET created_at = '2026-01-01T00:00:00.000100Z'::timestamptz
+         + (get_byte(uuid_send(id), 15) % 3) * interval '1 microsecond' WHERE team_id = $1`,
+      [team.teamId],
+    );
+    for (const sort of ['-createdAt', 'createdAt']) {
+      const { records } = csvRecords((await exportAs(team, { sort }).expect(200)).text);
+      const expected = await listed(team, { sort });
+      expect(expected).toHaveLength(RECORDS);
+      expect(records.map((record) => record.id)).toEqual(expected.map((record) => record.id));
+    }
+  });
+
   it('sends the header row of the columns: every response field, then the body fields the response lacks', async () => {
     const response = await exportAs(team).expect(200);
     expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
