@@ -382,6 +382,23 @@ describe('typed client (libs/client) against the real app', () => {
     await expect(walk()).rejects.toThrow(/pageSize/);
   });
 
+  it('exportCsv answers every matching record of a list as CSV text, with its filters', async () => {
+    const names = ['Export, "one"', 'Export two'];
+    for (const name of names) ok(await client.POST('/v1/landlords', { body: { name } }));
+
+    resetRecords();
+    const csv = await client.exportCsv('/v1/landlords', { search: 'export', sort: 'createdAt' });
+    const [header, ...rows] = csv.split('\r\n');
+    expect(header.split(',')).toContain('name');
+    expect(rows.filter((row) => row !== '').map((row) => row.includes('"Export, ""one"""'))).toEqual([true, false]);
+    expect(sent).toHaveLength(1);
+    expect(new URL(sent[0].url).searchParams.get('search')).toBe('export');
+
+    const refused = (): Promise<string> => client.exportCsv('/v1/landlords', { sort: 'sideways' as 'createdAt' });
+    await expect(refused()).rejects.toThrow(PortfolioApiError);
+    await expect(refused()).rejects.toThrow(/sort/);
+  });
+
   it('events follows the feed from a cursor, page by page, each event once', async () => {
     const collect = async (options: Parameters<PortfolioClient['events']>[0]) => {
       const seen: Array<{ id: string; type: string; name: unknown }> = [];

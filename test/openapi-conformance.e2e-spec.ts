@@ -57,6 +57,22 @@ describe(ResponseConformance.name, () => {
     ).toEqual([]);
   });
 
+  it('accepts a CSV answer where the document has one (a list’s export), and nowhere else', () => {
+    const csv = {
+      status: 200,
+      headers: {
+        'content-type': 'text/csv; charset=utf-8',
+        'cache-control': 'no-store',
+        'x-content-type-options': 'nosniff',
+      },
+      text: 'id,title\r\n3f0c1a52-7d1e-4b8a-9a57-0c3c4b1c2d3e,"Leaking, kitchen tap"\r\n',
+    };
+    expect(sut.problems('GET', '/v1/work-orders?status=reported', csv)).toEqual([]);
+    expect(
+      sut.problems('GET', `/v1/work-orders/${WORK_ORDER.id}`, { ...csv, headers: { ...csv.headers, etag: '"x"' } }),
+    ).toEqual(['GET /v1/work-orders/{workOrderId} 200: Content-Type is text/csv; charset=utf-8, not application/json']);
+  });
+
   it('rejects null for a nullable object written as allOf + nullable, as strict validators do', () => {
     const broken = structuredClone(document) as unknown as {
       components: { schemas: Record<string, { properties: Record<string, unknown> }> };

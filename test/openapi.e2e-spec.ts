@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CONTRACTOR_KEYS } from './factories/contractors.js';
+import { EVERY_RESOURCE } from './support/resources.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
 
 interface Schema {
@@ -388,6 +389,24 @@ describe('OpenAPI document', () => {
       const hasId = (op.parameters ?? []).some((p) => p.in === 'path');
       if (hasId) expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['400', '404']));
       if (op.requestBody) expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['400', '413']));
+    }
+  });
+
+  it('documents a text/csv answer (a string) on the 200 of every resource list, and on no other operation', () => {
+    const lists = EVERY_RESOURCE.map((resource) => resource.path);
+    expect(lists.length).toBeGreaterThan(0);
+    const withCsv = Object.entries(doc.paths).flatMap(([path, operations]) =>
+      Object.entries(operations).flatMap(([method, op]) =>
+        Object.values(op.responses ?? {}).some((response) => response.content?.['text/csv'])
+          ? [`${method.toUpperCase()} ${path}`]
+          : [],
+      ),
+    );
+    expect(withCsv.sort()).toEqual(lists.map((path) => `GET ${path}`).sort());
+    for (const path of lists) {
+      const csv = operation('get', path).responses['200'].content?.['text/csv']?.schema;
+      expect({ path, csv }).toEqual({ path, csv: expect.objectContaining({ type: 'string' }) });
+      expect(jsonSchema(operation('get', path).responses['200'])).toBeDefined();
     }
   });
 

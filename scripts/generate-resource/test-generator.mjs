@@ -1,7 +1,7 @@
 // `npm run test:generator [-- --keep]`: proves the generator in a throwaway copy of the repository (its tracked
 // files as they are in the working tree, node_modules linked): generate a resource, then type-check, lint,
 // format-check and architecture-check it, build, run its migration down and up again, run its own e2e spec and
-// the contract suites (test/contract.e2e-spec.ts, contract-external-ref and contract-history, which find it in
+// the contract suites (test/contract.e2e-spec.ts, contract-external-ref, contract-history and contract-exports, which find it in
 // the registration list), and prove it
 // first-class on the built service (first-class.mjs: its events on the feed with `types=`, a webhook endpoint
 // for them) — with no hand edits. Any failure fails the run. `--keep` leaves the copy for a look afterwards.
@@ -260,7 +260,7 @@ async function main() {
       jest: afterBuild(() =>
         node(
           copy,
-          `jest ${spec} test/contract.e2e-spec.ts test/contract-external-ref.e2e-spec.ts test/contract-history.e2e-spec.ts`,
+          `jest ${spec} test/contract.e2e-spec.ts test/contract-external-ref.e2e-spec.ts test/contract-history.e2e-spec.ts test/contract-exports.e2e-spec.ts`,
           [
             '--experimental-vm-modules',
             '--no-warnings=ExperimentalWarning',
@@ -268,10 +268,12 @@ async function main() {
             '--runTestsByPath',
             spec,
             // The table-driven contract suites, which take the new resource from the registration list (only it:
-            // the seed resources pass the suites in `npm test`): the generic contract and the record history.
+            // the seed resources pass the suites in `npm test`): the generic contract, the record history and the
+            // CSV export.
             'test/contract.e2e-spec.ts',
             'test/contract-external-ref.e2e-spec.ts',
             'test/contract-history.e2e-spec.ts',
+            'test/contract-exports.e2e-spec.ts',
           ],
           { CONTRACT_RESOURCES: `/v1/${NAME}` },
         ),

@@ -121,17 +121,20 @@ describe('another team’s records, over every operation of the OpenAPI document
     expect(await tableChecksums(sut, tables)).toEqual(checksumsBefore);
   });
 
+  /** Every documented filter of the list that takes an id, set to A's record of that kind; `search` to A's text. */
+  const filtersNamingA = (op: Operation): [string, string][] =>
+    op.query.flatMap((parameter): [string, string][] => {
+      const schema = resolveSchema(doc, parameter.schema);
+      const id = recordsOfA.get(parameter.name);
+      if (schema.format === 'uuid' && id) return [[parameter.name, id]];
+      if (parameter.name === 'search') return [[parameter.name, 'Reliability']];
+      return [];
+    });
+
   it('shows team B none of A’s records in any list, with or without filters naming them', async () => {
     const seen: Record<string, { status: number; data: unknown; total: unknown }> = {};
     for (const op of lists()) {
-      // Every documented filter that takes an id, set to A's record of that kind; `search` to A's text.
-      const filters = op.query.flatMap((parameter): [string, string][] => {
-        const schema = resolveSchema(doc, parameter.schema);
-        const id = recordsOfA.get(parameter.name);
-        if (schema.format === 'uuid' && id) return [[parameter.name, id]];
-        if (parameter.name === 'search') return [[parameter.name, 'Reliability']];
-        return [];
-      });
+      const filters = filtersNamingA(op);
       for (const query of [[], filters]) {
         const search = query.map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join('&');
         const response = await client.send({
@@ -159,6 +162,30 @@ describe('another team’s records, over every operation of the OpenAPI document
         list: op.name,
         found: true,
       });
+    }
+  });
+
+  it('exports to team B none of A’s records from any list that answers CSV, with or without filters naming them', async () => {
+    const exporting = lists().filter((op) => op.exportsCsv);
+    expect(exporting.length).toBeGreaterThanOrEqual(5);
+    const lines = async (path: string, key: string): Promise<string[]> => {
+      const response = await client.send({
+        method: 'GET',
+        path,
+        headers: { ...authorization(key), Accept: 'text/csv' },
+      });
+      expect({ path, status: response.status }).toEqual({ path, status: 200 });
+      return response.text.split('\r\n').filter((line) => line !== '');
+    };
+    for (const op of exporting) {
+      for (const query of [[], filtersNamingA(op)]) {
+        const search = query.map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join('&');
+        const path = op.path + (search ? `?${search}` : '');
+        // The header row only.
+        expect({ path, rows: (await lines(path, teamB)).length }).toEqual({ path, rows: 1 });
+      }
+      // As A, the same export holds A's record: the sweep above could have failed.
+      expect({ path: op.path, rows: (await lines(op.path, teamA)).length }).toEqual({ path: op.path, rows: 2 });
     }
   });
 });

@@ -42,6 +42,7 @@ interface OperationObject {
   parameters?: (Parameter | { $ref: string })[];
   requestBody?: RequestBody;
   security?: unknown[];
+  responses?: Record<string, { content?: Record<string, unknown> }>;
 }
 
 export interface OpenApiDocument {
@@ -68,6 +69,8 @@ export interface Operation {
   multipart: boolean;
   /** Whether the operation needs an API key. */
   secured: boolean;
+  /** Its 200 also answers `text/csv` (a list's export, docs/exports.md). */
+  exportsCsv: boolean;
 }
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
@@ -125,6 +128,7 @@ export function operationsOf(doc: OpenApiDocument): Operation[] {
         body: bodySchema ? resolveSchema(doc, bodySchema) : undefined,
         multipart: takesMultipart(doc, operation),
         secured: (operation.security ?? doc.security ?? []).length > 0,
+        exportsCsv: operation.responses?.['200']?.content?.['text/csv'] !== undefined,
       });
     }
   }

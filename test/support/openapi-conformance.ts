@@ -174,6 +174,12 @@ export class ResponseConformance {
 
     const schema = documented.content?.['application/json']?.schema;
     if (method.toLowerCase() === 'head') return problems.map((problem) => `${where} ${response.status}: ${problem}`);
+    // A CSV answer (a list's export, docs/exports.md) is text the document describes as a string: any text is one.
+    const csv = documented.content?.['text/csv']?.schema;
+    if (csv && /^text\/csv\b/.test(headerValue(response, 'content-type') ?? '')) {
+      if (csv.type !== 'string') problems.push('the text/csv answer is not documented as a string');
+      return problems.map((problem) => `${where} ${response.status}: ${problem}`);
+    }
     if (!schema) {
       if ((response.text ?? '') !== '') problems.push('the document promises no body, but one was sent');
     } else if (!/^application\/json\b/.test(headerValue(response, 'content-type') ?? '')) {

@@ -1,6 +1,7 @@
 import type { Type } from '@nestjs/common';
 import { eventRecordsOf, eventTypesOf, type Actor, type EventType } from '@app/common';
 import { ApiKey, Team } from './api-keys/index.js';
+import type { ResourceCsvHooks } from './csv/index.js';
 import { CONTRACTOR_EXAMPLE } from './contractors/contractor.example.js';
 import { Contractor, ContractorsModule, ContractorsService, CreateContractorDto } from './contractors/index.js';
 import { LANDLORD_EXAMPLE } from './landlords/landlord.example.js';
@@ -79,7 +80,16 @@ export interface Resource {
   example?: ResourceExample;
   /** The examples of records that live under the resource's (its paths' nested examples name them). */
   nestedExamples?: NestedExample[];
+  /**
+   * What its CSV columns (exports, imports: apps/api/src/csv/) cannot derive from the OpenAPI document: the value
+   * of a POST body field the response shows otherwise, fields only an import writes. Most resources need none.
+   */
+  csv?: ResourceCsvHooks;
 }
+
+/** A tenant's `unitIds` in an export: the units of its links, oldest link first (as `tenantUnits` lists them). */
+const unitIdsOfTenant = (record: Record<string, unknown>): string[] =>
+  (record.tenantUnits as Array<{ unit: { id: string } }>).map((link) => link.unit.id);
 
 /** Every resource of the API, registered once. `npm run generate:resource` adds its entry here. */
 export const RESOURCES: Resource[] = [
@@ -98,11 +108,14 @@ export const RESOURCES: Resource[] = [
     module: TenantsModule,
     entities: [Tenant],
     example: { record: TENANT_EXAMPLE, create: CreateTenantDto, service: TenantsService },
+    csv: { derived: { unitIds: unitIdsOfTenant } },
   },
   {
     module: WorkOrdersModule,
     entities: [WorkOrder, WorkOrderNote, WorkOrderAttachment],
     example: { record: WORK_ORDER_EXAMPLE, create: CreateWorkOrderDto, service: WorkOrdersService },
+    // An import sets a work order's status as given (CONTRACT "Imports and exports"); POST always opens it.
+    csv: { importOnly: ['status'] },
     nestedExamples: [
       {
         record: WORK_ORDER_NOTE_EXAMPLE,

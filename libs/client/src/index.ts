@@ -50,7 +50,13 @@ export type ListQuery<P extends ListPath> = Omit<
   'page'
 >;
 
-export interface PortfolioClient extends Client<paths> {
+/**
+ * The media type the typed calls read: the lists also document `text/csv` (their exports), which `exportCsv` reads;
+ * every other answer the client types is JSON.
+ */
+type Json = 'application/json';
+
+export interface PortfolioClient extends Client<paths, Json> {
   /**
    * Every record of a list, page after page (`pagination.pageCount` says when to stop). Pass `pageSize` (up to 50)
    * to make fewer requests. A page that fails throws a {@link PortfolioApiError}.
@@ -68,7 +74,17 @@ export interface PortfolioClient extends Client<paths> {
    * or bytes. Refusals (415 type, 413 size, 409 full, 404 work order) throw a {@link PortfolioApiError}.
    */
   uploadAttachment(workOrderId: string, file: UploadFile, options?: UploadOptions): Promise<Attachment>;
+  /**
+   * Every record of a list as CSV text (`Accept: text/csv`, docs/exports.md): a header row, then one row per
+   * matching record, with the list's filters and `sort` (no `page`/`pageSize`: an export holds every record). The
+   * whole text is returned; for an export too large to hold, fetch the list yourself with `Accept: text/csv` and
+   * read its body as a stream. A refusal (400 for a bad filter) throws a {@link PortfolioApiError}.
+   */
+  exportCsv<P extends ListPath>(path: P, query?: ExportQuery<P>): Promise<string>;
 }
+
+/** The filters of the list at `P` an export takes: its query without `page` and `pageSize`. */
+export type ExportQuery<P extends ListPath> = Omit<ListQuery<P>, 'pageSize'>;
 
 /** An attachment as the API answers it. */
 export type Attachment = components['schemas']['AttachmentResponse'];
@@ -154,7 +170,7 @@ export function createPortfolioClient(options: PortfolioClientOptions): Portfoli
     retry,
     options.sleep ?? realSleep,
   );
-  const client = createClient<paths>({
+  const client = createClient<paths, Json>({
     // The document's paths carry the `/v1` prefix, so the client's base is the server's root.
     baseUrl: options.baseUrl.replace(/\/+$/, '').replace(/\/v1$/, ''),
     headers: { Authorization: `Bearer ${options.apiKey}` },
@@ -214,7 +230,22 @@ export function createPortfolioClient(options: PortfolioClientOptions): Portfoli
     return data.data;
   }
 
-  return Object.assign(client, { paginate, events, uploadAttachment });
+  const getText = client.GET as unknown as (
+    path: string,
+    init: { params: { query: Record<string, unknown> }; headers: Record<string, string>; parseAs: 'text' },
+  ) => Promise<{ data?: string; error?: unknown; response: Response }>;
+
+  async function exportCsv<P extends ListPath>(path: P, query?: ExportQuery<P>): Promise<string> {
+    const { data, error, response } = await getText(path, {
+      params: { query: { ...query } },
+      headers: { Accept: 'text/csv' },
+      parseAs: 'text',
+    });
+    if (data === undefined) throw new PortfolioApiError(response.status, errorText(error));
+    return data;
+  }
+
+  return Object.assign(client, { paginate, events, uploadAttachment, exportCsv });
 }
 
 export { verifyWebhook, WebhookSignatureError, type VerifyOptions } from './webhook-signature.js';

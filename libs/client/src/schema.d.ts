@@ -2204,6 +2204,7 @@ export interface operations {
                         data: components["schemas"]["ContractorResponse"][];
                         pagination: components["schemas"]["Pagination"];
                     };
+                    "text/csv": string;
                 };
             };
             /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
@@ -3465,6 +3466,7 @@ export interface operations {
                         data: components["schemas"]["UnitResponse"][];
                         pagination: components["schemas"]["Pagination"];
                     };
+                    "text/csv": string;
                 };
             };
             /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
@@ -4726,6 +4728,7 @@ export interface operations {
                         data: components["schemas"]["TenantResponse"][];
                         pagination: components["schemas"]["Pagination"];
                     };
+                    "text/csv": string;
                 };
             };
             /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
@@ -5997,6 +6000,7 @@ export interface operations {
                         data: components["schemas"]["WorkOrderResponse"][];
                         pagination: components["schemas"]["Pagination"];
                     };
+                    "text/csv": string;
                 };
             };
             /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
@@ -9965,6 +9969,7 @@ export interface operations {
                         data: components["schemas"]["LandlordResponse"][];
                         pagination: components["schemas"]["Pagination"];
                     };
+                    "text/csv": string;
                 };
             };
             /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */

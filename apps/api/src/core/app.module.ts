@@ -19,6 +19,7 @@ import { EventsModule } from '../events/index.js';
 import { WebhooksModule } from '../webhooks/index.js';
 import { DiscoveryModule } from '../discovery/index.js';
 import { HealthModule } from '../health/index.js';
+import { ExportsModule } from '../exports/index.js';
 import { HistoryModule } from '../history/index.js';
 import { RESOURCES } from '../resources.js';
 import { MetricsModule } from '../metrics/index.js';
@@ -72,6 +73,8 @@ export class AppModule {
         ...RESOURCES.map((resource) => resource.module),
         // Each resource's GET …/{id}/history, derived from the same list.
         HistoryModule.forResources(RESOURCES.map((resource) => resource.module)),
+        // Each collection's list as CSV (Accept: text/csv), and every resource's CSV columns, from the same list.
+        ExportsModule.forResources(RESOURCES),
         EventsModule,
         WebhooksModule,
       ],

@@ -19,6 +19,7 @@ import {
   TrimStringsPipe,
   type Logger,
 } from '@app/common';
+import { ResourceCsvs } from '../exports/index.js';
 import { ApiMetrics } from '../metrics/index.js';
 import {
   API_PREFIX,
@@ -100,43 +101,46 @@ export function configureApp(app: NestExpressApplication, config: AppConfig, log
   });
   app.useGlobalPipes(new TrimStringsPipe(), createValidationPipe());
 
-  const document = documentApiResponseHeaders(
-    finishDocument(
-      SwaggerModule.createDocument(
-        app,
-        new DocumentBuilder()
-          .setTitle('Property Portfolio API')
-          .setDescription(
-            'Manage a property portfolio programmatically: tenants, units, landlords, contractors and maintenance ' +
-              'work orders. Every record belongs to the team of the API key that reaches it. Send the key in the ' +
-              '`Authorization` header as `Bearer ppk_…` (in Swagger UI: **Authorize**, then type `Bearer `, a space ' +
-              'and the key). Limits per key, in a sliding 60-second window: ' +
-              `${config.RATE_LIMIT_PER_MINUTE} requests, of which ${config.RATE_LIMIT_WRITES_PER_MINUTE} writes ` +
-              '(POST, PUT, DELETE); every answer to a request with a valid key carries `X-RateLimit-Limit`, ' +
-              '`X-RateLimit-Remaining` and `X-RateLimit-Reset`, and a 429 adds `Retry-After`. Every error body is ' +
-              '`{"error": "…"}`.',
-          )
-          .setVersion(API_VERSION)
-          .addApiKey(
-            {
-              type: 'apiKey',
-              in: 'header',
-              name: 'Authorization',
-              // Swagger UI renders this as HTML: no angle brackets, or the placeholder disappears.
-              description:
-                'Type the word Bearer, one space, then the API key, e.g. `Bearer ppk_3xAmpLe…`. ' +
-                'The key alone (without `Bearer `) is answered 401. Keys come from the developer dashboard at ' +
-                '`/dashboard` on this server (sign up or sign in, then API keys, Create key; the demo account is ' +
-                'printed by the first `npm start`), or from `npm run --silent cli -- keys create --team TEAM_ID`. ' +
-                'A read-only key answers 403 to POST, PUT and DELETE; an expired, revoked or rolled key (after its ' +
-                'grace period) answers 401.',
-            },
-            API_KEY_SCHEME,
-          )
-          .build(),
+  // The lists' `text/csv` answers are documented, and every resource's CSV columns derived, from this document.
+  const document = app.get(ResourceCsvs).useDocument(
+    documentApiResponseHeaders(
+      finishDocument(
+        SwaggerModule.createDocument(
+          app,
+          new DocumentBuilder()
+            .setTitle('Property Portfolio API')
+            .setDescription(
+              'Manage a property portfolio programmatically: tenants, units, landlords, contractors and maintenance ' +
+                'work orders. Every record belongs to the team of the API key that reaches it. Send the key in the ' +
+                '`Authorization` header as `Bearer ppk_…` (in Swagger UI: **Authorize**, then type `Bearer `, a space ' +
+                'and the key). Limits per key, in a sliding 60-second window: ' +
+                `${config.RATE_LIMIT_PER_MINUTE} requests, of which ${config.RATE_LIMIT_WRITES_PER_MINUTE} writes ` +
+                '(POST, PUT, DELETE); every answer to a request with a valid key carries `X-RateLimit-Limit`, ' +
+                '`X-RateLimit-Remaining` and `X-RateLimit-Reset`, and a 429 adds `Retry-After`. Every error body is ' +
+                '`{"error": "…"}`.',
+            )
+            .setVersion(API_VERSION)
+            .addApiKey(
+              {
+                type: 'apiKey',
+                in: 'header',
+                name: 'Authorization',
+                // Swagger UI renders this as HTML: no angle brackets, or the placeholder disappears.
+                description:
+                  'Type the word Bearer, one space, then the API key, e.g. `Bearer ppk_3xAmpLe…`. ' +
+                  'The key alone (without `Bearer `) is answered 401. Keys come from the developer dashboard at ' +
+                  '`/dashboard` on this server (sign up or sign in, then API keys, Create key; the demo account is ' +
+                  'printed by the first `npm start`), or from `npm run --silent cli -- keys create --team TEAM_ID`. ' +
+                  'A read-only key answers 403 to POST, PUT and DELETE; an expired, revoked or rolled key (after its ' +
+                  'grace period) answers 401.',
+              },
+              API_KEY_SCHEME,
+            )
+            .build(),
+        ),
       ),
+      API_PREFIX,
     ),
-    API_PREFIX,
   );
   documents.set(app, document);
   SwaggerModule.setup(DOCS_PATH, app, document, {

@@ -111,6 +111,13 @@ export class AppConfig {
   @Min(100)
   DB_STATEMENT_TIMEOUT_MS = 10_000;
 
+  /** Records a CSV export reads per statement (docs/exports.md): memory per export against round trips. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  EXPORT_BATCH_SIZE = 500;
+
   @IsOptional()
   @IsIn(['debug', 'info', 'warn', 'error', 'silent'])
   LOG_LEVEL: 'debug' | 'info' | 'warn' | 'error' | 'silent' = 'info';

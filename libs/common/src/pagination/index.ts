@@ -1,2 +1,3 @@
 export * from './page.query.js';
 export * from './pagination.response.js';
+export * from './list-batches.js';

@@ -56,9 +56,17 @@ export class FilterBuilder {
 
 /** The ORDER BY of a list; the `(team_id, created_at|updated_at DESC, id DESC)` indexes serve both directions. */
 export function orderBy(alias: string, sort: ListSort = '-createdAt'): string {
-  const direction = sort.startsWith('-') ? 'DESC' : 'ASC';
-  const column = sort.endsWith('updatedAt') ? 'updated_at' : 'created_at';
+  const { column, descending } = orderColumnOf(sort);
+  const direction = descending ? 'DESC' : 'ASC';
   return `${alias}.${column} ${direction}, ${alias}.id ${direction}`;
+}
+
+/** The timestamp column a list is ordered by (ties by `id` in the same direction), and the direction. */
+export function orderColumnOf(sort: ListSort = '-createdAt'): {
+  column: 'created_at' | 'updated_at';
+  descending: boolean;
+} {
+  return { column: sort.endsWith('updatedAt') ? 'updated_at' : 'created_at', descending: sort.startsWith('-') };
 }
 
 /** A page, and optionally an order (newest first by default), a lower bound on `updatedAt`, an `external_ref`. */

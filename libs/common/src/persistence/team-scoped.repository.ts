@@ -1,6 +1,7 @@
 import { EntityManager, ObjectLiteral } from 'typeorm';
 import { externalRefConflict } from './external-ref-conflict.js';
-import { orderBy, type Paging, type PagingOptions, type RowFilter, type RowShape } from './row-shape.js';
+import { currentListBatch, type ListBatch } from '../pagination/list-batches.js';
+import { orderBy, orderColumnOf, type Paging, type PagingOptions, type RowFilter, type RowShape } from './row-shape.js';
 import { RememberedByVersion, TEAM_VERSION_SQL } from './remembered-by-version.js';
 import { ambientManager, preparedQuery, runInTransaction, runTeamSql } from './transactions.js';
 import {
@@ -28,6 +29,8 @@ const TOTAL = '__total';
 const VERSION = '__version';
 /** True when the page was not read because the remembered one holds. */
 const PAGE_KNOWN = '__pageKnown';
+/** A batch's order key, carried beside each row (`batchRows`). */
+const BATCH_KEY = '__batchKey';
 
 /** How many filters' totals, and how many rows of pages, each resource remembers (a few MiB at most). */
 const REMEMBERED_TOTALS = 4096;
@@ -137,16 +140,11 @@ export abstract class TeamScopedTable<TRow extends { id: string }> {
    * see writes of its own whose event is not yet recorded.
    */
   protected async pageRows(teamId: string, paging: Paging, filter: RowFilter = {}): Promise<[TRow[], number]> {
+    const batch = currentListBatch();
+    if (batch) return [await this.batchRows(teamId, paging, filter, batch), 0];
     const { table, columns, joins = '' } = this.shape;
     const a = this.alias;
-    const params = [...(filter.params ?? [])];
-    const conditions = [`${a}.team_id = $1`];
-    if (filter.where) conditions.push(filter.where);
-    if (paging.updatedSince) conditions.push(`${a}.updated_at >= $${params.push(paging.updatedSince) + 1}`);
-    // Served by the unique index `(team_id, external_ref) WHERE external_ref IS NOT NULL`: `=` implies NOT NULL.
-    if (paging.externalRef !== undefined) {
-      conditions.push(`${a}.external_ref = $${params.push(paging.externalRef) + 1}`);
-    }
+    const { conditions, params } = this.conditionsOf(paging, filter);
     const where = conditions.join(' AND ');
     const order = filter.order ?? orderBy(a, paging.sort);
     const count = filter.total ?? `SELECT count(*) AS total FROM ${table} ${a} WHERE ${where}`;
@@ -201,6 +199,55 @@ export abstract class TeamScopedTable<TRow extends { id: string }> {
     const page = first.id === null ? [] : rows;
     if (pageKey !== undefined && version !== null) this.pages.remember(pageKey, version, page);
     return [page, total];
+  }
+
+  /** A list's conditions (the team's first) and their parameters (`$2`…): its filter, `updatedSince`, `externalRef`. */
+  private conditionsOf(paging: Paging, filter: RowFilter): { conditions: string[]; params: unknown[] } {
+    const a = this.alias;
+    const params = [...(filter.params ?? [])];
+    const conditions = [`${a}.team_id = $1`];
+    if (filter.where) conditions.push(filter.where);
+    if (paging.updatedSince) conditions.push(`${a}.updated_at >= $${params.push(paging.updatedSince) + 1}`);
+    // Served by the unique index `(team_id, external_ref) WHERE external_ref IS NOT NULL`: `=` implies NOT NULL.
+    if (paging.externalRef !== undefined) {
+      conditions.push(`${a}.external_ref = $${params.push(paging.externalRef) + 1}`);
+    }
+    return { conditions, params };
+  }
+
+  /**
+   * The `batch.size` rows of the list that follow `batch.after` in its order (`pageRows` inside `inListBatch`):
+   * keyset batches over the list's `(created_at|updated_at, id)` order, each one statement served by the same
+   * indexes as a page, never an OFFSET and never a count. The key is carried at full precision (microseconds), so
+   * no row between two batches is skipped or read twice. Nothing is remembered: an export reads what is there.
+   */
+  private async batchRows(teamId: string, paging: Paging, filter: RowFilter, batch: ListBatch): Promise<TRow[]> {
+    if (filter.order) throw new Error(`${this.shape.table}: a list in its own order cannot be read in batches`);
+    const { table, columns, joins = '' } = this.shape;
+    const a = this.alias;
+    const { conditions, params } = this.conditionsOf(paging, filter);
+    const { column, descending } = orderColumnOf(paging.sort);
+    if (batch.after) {
+      const key = `$${params.push(batch.after.key) + 1}::timestamptz`;
+      const id = `$${params.push(batch.after.id) + 1}::uuid`;
+      conditions.push(`(${a}.${column}, ${a}.id) ${descending ? '<' : '>'} (${key}, ${id})`);
+    }
+    const order = orderBy(a, paging.sort);
+    const limit = `$${params.push(batch.size) + 1}`;
+    // Built here with the root table's `team_id = $1` first among `conditions`.
+    const rows = await runTeamSql<TRow & { [BATCH_KEY]: string }>(
+      this.managerOf(),
+      teamId,
+      `SELECT ${columns}, to_char(${a}.${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "${BATCH_KEY}"
+       FROM (SELECT ${a}.* FROM ${table} ${a} WHERE ${conditions.join(' AND ')} ORDER BY ${order} LIMIT ${limit})
+            ${a} ${joins}
+       ORDER BY ${order}`,
+      params,
+    );
+    const last = rows.at(-1);
+    batch.last = last && { key: last[BATCH_KEY], id: last.id };
+    for (const row of rows) delete (row as Partial<typeof row>)[BATCH_KEY];
+    return rows;
   }
 
   /**

@@ -1,0 +1,216 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { csvCellOf, csvValueOf } from '@app/common';
+import { collectionOf } from '../apps/api/src/csv/index.js';
+import { ResourceCsvs } from '../apps/api/src/exports/index.js';
+import { RESOURCES } from '../apps/api/src/resources.js';
+import { csvRecords } from './support/csv.js';
+import { bodySchemaOf, createRecord, RESOURCES_UNDER_TEST, type RecordBody } from './support/resources.js';
+import { bearer, createTestApp, type Team, type TestApp } from './support/test-app.js';
+
+// CONTRACT "Imports and exports": every list answers `Accept: text/csv` with every matching record (all pages,
+// the same filters and order), streamed, in the import's column names, counted as one read. Asserted once per
+// resource of the registration list, from its documented example record: nothing here names a resource.
+
+/** Small batches, so that a few records make several of them (the keyset between batches is under test). */
+const BATCH = 4;
+const RECORDS = 11;
+const TRICKY = 'Tricky, "quoted"\nsecond line';
+
+describe.each(RESOURCES_UNDER_TEST)('$path: CSV export', (resource) => {
+  const { api, path } = resource;
+  const name = path.replace('/v1/', '');
+  const entry = RESOURCES.find((candidate) => collectionOf(candidate) === name);
+  const example = entry?.example?.record.body as Record<string, unknown> | undefined;
+
+  let sut: TestApp;
+  let team: Team;
+  let otherTeam: Team;
+  /** What each record was created with, by id. */
+  const sent = new Map<string, Record<string, unknown>>();
+  let trickyField: string | undefined;
+
+  const csvOf = () => {
+    const csv = sut.app.get(ResourceCsvs).of(name);
+    if (!csv) throw new Error(`no CSV for ${name}`);
+    return csv;
+  };
+  const exportAs = (as: Team, query: Record<string, string> = {}) =>
+    sut
+      .http()
+      .get(path)
+      .query(query)
+      .set(...bearer(as))
+      .set('Accept', 'text/csv');
+
+  /** The example body with its links to new records of the team (two for a list of links), and `n` in it. */
+  const bodyOf = async (as: Team, n: number): Promise<Record<string, unknown>> => {
+    const body: Record<string, unknown> = { ...(example ?? {}) };
+    for (const [field, value] of Object.entries(body)) {
+      const linked = RESOURCES_UNDER_TEST.find((c) => c.idParam === field || `${c.idParam}s` === field);
+      if (!linked) continue;
+      if (Array.isArray(value)) {
+        body[field] = [(await createRecord(sut, as, linked)).id, (await createRecord(sut, as, linked)).id];
+      } else body[field] = (await createRecord(sut, as, linked)).id;
+    }
+    body.externalRef = `EXP-${n}`;
+    if (trickyField) body[trickyField] = `${TRICKY} ${n}`;
+    return body;
+  };
+
+  beforeAll(async () => {
+    sut = await createTestApp({ config: { EXPORT_BATCH_SIZE: BATCH } });
+    team = await sut.createTeam('Export team');
+    otherTeam = await sut.createTeam('Other team');
+    // A free-text field of the body (no format, no enum, room for the tricky text) carries commas, quotes, a newline.
+    const properties = bodySchemaOf(sut, resource, 'create').properties ?? {};
+    trickyField = Object.entries(properties).find(
+      ([field, schema]) =>
+        field !== 'externalRef' &&
+        typeof example?.[field] === 'string' &&
+        schema.type === 'string' &&
+        !schema.format &&
+        !schema.enum &&
+        (schema.maxLength ?? 1000) >= 60,
+    )?.[0];
+    for (let n = 1; n <= RECORDS; n++) {
+      const body = await bodyOf(team, n);
+      const created = await api.create(sut, team, body);
+      sent.set(created.id, body);
+    }
+    for (let n = 1; n <= 2; n++) await api.create(sut, otherTeam, await bodyOf(otherTeam, 100 + n));
+  });
+  afterAll(() => sut.close());
+
+  /** Every record of the JSON list, page by page (pages of 3). */
+  const listed = async (as: Team, query: Record<string, string>): Promise<RecordBody[]> => {
+    const records: RecordBody[] = [];
+    for (let page = 1; ; page++) {
+      const response = await api.list(sut, as, { ...query, page, pageSize: 3 });
+      expect(response.status).toBe(200);
+      const data = response.body.data as RecordBody[];
+      records.push(...data);
+      if (data.length < 3) return records;
+    }
+  };
+
+  it('has an example record and a free-text field to export', () => {
+    expect(example).toBeDefined();
+    expect(trickyField).toBeDefined();
+  });
+
+  it.each([
+    ['no filter', {}],
+    ['oldest first', { sort: 'createdAt' }],
+    ['by updatedAt', { sort: '-updatedAt' }],
+    ['a search', { search: '1' }],
+    ['an externalRef', { externalRef: 'EXP-3' }],
+  ])('answers every record of the list with %s, in its order, each cell by its kind', async (_, query) => {
+    const response = await exportAs(team, query).expect(200);
+    const { header, records } = csvRecords(response.text);
+    const columns = csvOf().exportColumns;
+    expect(header).toEqual(columns.map((column) => column.name));
+    const expected = await listed(team, query);
+    expect(records.map((record) => record.id)).toEqual(expected.map((record) => record.id));
+    for (const [i, record] of expected.entries()) {
+      const cells = Object.fromEntries(
+        columns.map(({ name: column, kind, valueOf }) => [column, csvCellOf(valueOf(record), kind)]),
+      );
+      expect(records[i]).toEqual(cells);
+    }
+  });
+
+  it('keeps the order across batches when records share a millisecond or a whole timestamp (the keyset is exact)', async () => {
+    // Microseconds apart within one millisecond, and ties broken by id: a key cut to milliseconds would skip rows.
+    await sut.sql(
+      `UPDATE ${resource.table} SET created_at = '2026-01-01T00:00:00.000100Z'::timestamptz
+         + (get_byte(uuid_send(id), 15) % 3) * interval '1 microsecond' WHERE team_id = $1`,
+      [team.teamId],
+    );
+    for (const sort of ['-createdAt', 'createdAt']) {
+      const { records } = csvRecords((await exportAs(team, { sort }).expect(200)).text);
+      const expected = await listed(team, { sort });
+      expect(expected).toHaveLength(RECORDS);
+      expect(records.map((record) => record.id)).toEqual(expected.map((record) => record.id));
+    }
+  });
+
+  it('sends the header row of the columns: every response field, then the body fields the response lacks', async () => {
+    const response = await exportAs(team).expect(200);
+    expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(response.headers['cache-control']).toBe('no-store');
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['content-disposition']).toMatch(
+      new RegExp(`^attachment; filename="${name}-\\d{4}-\\d{2}-\\d{2}\\.csv"$`),
+    );
+    const [record] = (await api.list(sut, team)).body.data as RecordBody[];
+    const header = response.text.slice(0, response.text.indexOf('\r\n')).split(',');
+    expect(new Set(header.slice(0, Object.keys(record).length))).toEqual(new Set(Object.keys(record)));
+    const body = Object.keys(sent.get(record.id) ?? {});
+    expect(header).toEqual(expect.arrayContaining(body));
+  });
+
+  it('quotes cells holding commas, quotes and newlines (RFC 4180)', async () => {
+    const response = await exportAs(team, { externalRef: 'EXP-5' }).expect(200);
+    expect(response.text).toContain(`"Tricky, ""quoted""\nsecond line 5"`);
+    const [record] = csvRecords(response.text).records;
+    expect(record[trickyField as string]).toBe(`${TRICKY} 5`);
+  });
+
+  it('joins lists with ";" and writes nested values as JSON', async () => {
+    const { records } = csvRecords((await exportAs(team)).text);
+    const expected = await listed(team, {});
+    for (const { name: column, kind, valueOf } of csvOf().exportColumns) {
+      for (const [i, record] of expected.entries()) {
+        const value = valueOf(record);
+        if (kind === 'list') expect(records[i][column]).toBe((value as string[]).join(';'));
+        if (kind === 'json' && value !== null) expect(JSON.parse(records[i][column])).toEqual(value);
+      }
+    }
+  });
+
+  it('reads back, cell by cell, as the body each record was created with (an export imports back)', async () => {
+    const { records } = csvRecords((await exportAs(team)).text);
+    const { columns } = csvOf().importColumns;
+    expect(records).toHaveLength(RECORDS);
+    for (const record of records) {
+      const body = sent.get(record.id) as Record<string, unknown>;
+      const read = Object.fromEntries(
+        Object.keys(body).map((field) => [field, csvValueOf(record[field], columns.get(field) ?? 'text')]),
+      );
+      expect(read).toEqual(Object.fromEntries(Object.entries(body).map(([k, v]) => [k, v ?? undefined])));
+    }
+  });
+
+  it("shows a team none of another team's records", async () => {
+    const { records } = csvRecords((await exportAs(otherTeam).expect(200)).text);
+    expect(records.map((record) => record.externalRef).sort()).toEqual(['EXP-101', 'EXP-102']);
+    expect(records.filter((record) => sent.has(record.id))).toEqual([]);
+  });
+
+  it('counts as one read, however many batches it takes', async () => {
+    const before = await api.list(sut, team);
+    const exported = await exportAs(team).expect(200);
+    expect(csvRecords(exported.text).records.length).toBeGreaterThan(2 * BATCH);
+    expect(Number(exported.headers['x-ratelimit-remaining'])).toBe(Number(before.headers['x-ratelimit-remaining']) - 1);
+  });
+
+  it('refuses a bad filter, and page or pageSize, with 400 {error} in JSON', async () => {
+    const bad = await exportAs(team, { sort: 'sideways' }).expect(400);
+    expect(bad.headers['content-type']).toMatch(/^application\/json/);
+    expect(bad.body).toEqual({ error: expect.stringContaining('sort') });
+    const paged = await exportAs(team, { page: '2', pageSize: '10' }).expect(400);
+    expect(paged.body).toEqual({
+      error: 'page and pageSize do not apply to a CSV export: it holds every matching record',
+    });
+  });
+
+  it('keeps JSON for a client that does not ask for CSV first', async () => {
+    const response = await sut
+      .http()
+      .get(path)
+      .set(...bearer(team))
+      .set('Accept', 'application/json, text/csv;q=0.5')
+      .expect(200);
+    expect(response.headers['content-type']).toMatch(/^application\/json/);
+  });
+});
