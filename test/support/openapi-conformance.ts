@@ -174,8 +174,11 @@ export class ResponseConformance {
 
     const schema = documented.content?.['application/json']?.schema;
     if (method.toLowerCase() === 'head') return problems.map((problem) => `${where} ${response.status}: ${problem}`);
-    if (!schema) {
-      if ((response.text ?? '') !== '') problems.push('the document promises no body, but one was sent');
+    // A body in another media type the operation documents (a CSV): its type must be that one.
+    const mediaType = (headerValue(response, 'content-type') ?? '').split(';')[0].trim();
+    const otherType = mediaType !== 'application/json' && documented.content?.[mediaType] !== undefined;
+    if (!schema || otherType) {
+      if ((response.text ?? '') !== '' && !otherType) problems.push('the document promises no body, but one was sent');
     } else if (!/^application\/json\b/.test(headerValue(response, 'content-type') ?? '')) {
       problems.push(`Content-Type is ${headerValue(response, 'content-type')}, not application/json`);
     } else {

@@ -1,28 +1,8 @@
 import type { INestApplicationContext, Type } from '@nestjs/common';
-import { MODULE_METADATA } from '@nestjs/common/constants.js';
-import {
-  CONDITIONAL_RESOURCE,
-  createValidationPipe,
-  eventRecordOf,
-  Transactions,
-  type Actor,
-  type ConditionalResourceOptions,
-  type EventContext,
-} from '@app/common';
+import { createValidationPipe, eventRecordOf, Transactions, type Actor, type EventContext } from '@app/common';
 import { FIRST_KEY_NAME, type CreatedKey } from './api-keys/index.js';
 import { EventsStore } from './events/index.js';
-import { RESOURCES } from './resources.js';
-
-/** The `@ConditionalResource` options of the controller whose records a service writes, when it announces them. */
-function announcerOf(service: Type): ConditionalResourceOptions | undefined {
-  for (const { module } of RESOURCES) {
-    for (const controller of (Reflect.getMetadata(MODULE_METADATA.CONTROLLERS, module) ?? []) as Type[]) {
-      const resource = Reflect.getMetadata(CONDITIONAL_RESOURCE, controller) as ConditionalResourceOptions | undefined;
-      if (resource && (resource.source as Type) === service) return resource;
-    }
-  }
-  return undefined;
-}
+import { announcerOf, RESOURCES } from './resources.js';
 
 /**
  * Gives a team every registered resource's example record under its documented example id, in registration

@@ -17,6 +17,7 @@ import { ApiKeysModule } from '../api-keys/index.js';
 import { DashboardModule } from '../dashboard/index.js';
 import { EventsModule } from '../events/index.js';
 import { WebhooksModule } from '../webhooks/index.js';
+import { ImportsModule } from '../imports/index.js';
 import { DiscoveryModule } from '../discovery/index.js';
 import { HealthModule } from '../health/index.js';
 import { HistoryModule } from '../history/index.js';
@@ -74,6 +75,7 @@ export class AppModule {
         HistoryModule.forResources(RESOURCES.map((resource) => resource.module)),
         EventsModule,
         WebhooksModule,
+        ImportsModule,
       ],
       providers: [
         // The request gate (configure-app) identified and counted the caller; the guard refuses the rest with 401.
