@@ -14931,6 +14931,12 @@ export interface operations {
             /** @description The header row */
             200: {
                 headers: {
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -14962,7 +14968,7 @@ export interface operations {
                      *       "error": "companyName must be shorter than or equal to 260 characters"
                      *     }
                      */
-                    "text/csv": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
@@ -14982,7 +14988,7 @@ export interface operations {
                      *       "error": "Invalid or revoked API key"
                      *     }
                      */
-                    "text/csv": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
@@ -15008,7 +15014,7 @@ export interface operations {
                      *       "error": "Rate limit exceeded"
                      *     }
                      */
-                    "text/csv": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Internal server error; never a stack trace */
@@ -15032,7 +15038,7 @@ export interface operations {
                      *       "error": "Internal server error"
                      *     }
                      */
-                    "text/csv": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
@@ -15058,7 +15064,7 @@ export interface operations {
                      *       "error": "The request took too long and was cancelled"
                      *     }
                      */
-                    "text/csv": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };

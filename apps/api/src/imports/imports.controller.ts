@@ -1,5 +1,5 @@
 import { Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiOperation, ApiParam, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import {
   ApiDataResponse,
@@ -9,7 +9,9 @@ import {
   ApiWrite,
   Authenticated,
   IdParam,
+  NoBody,
   PagingQuery,
+  RATE_LIMIT_HEADERS,
   TeamId,
   type Page,
 } from '@app/common';
@@ -88,8 +90,12 @@ export class ImportsController {
     summary: 'The CSV template of an import',
     description: "A CSV file holding the header row of the resource's import columns.",
   })
-  @ApiProduces('text/csv')
-  @ApiResponse({ status: 200, description: 'The header row', content: { 'text/csv': { schema: { type: 'string' } } } })
+  @ApiResponse({
+    status: 200,
+    description: 'The header row',
+    headers: RATE_LIMIT_HEADERS,
+    content: { 'text/csv': { schema: { type: 'string' } } },
+  })
   @ApiErrors(400)
   template(@Query() query: ImportTemplateQuery, @Res() response: Response): void {
     const header = [...importColumnsOf(query.resource).columns.keys()].join(',');
@@ -134,7 +140,11 @@ export class ImportsController {
   })
   @ApiParam({ name: 'importId', format: 'uuid' })
   @ApiWrite(ImportResponse, 200, 'Cancelled', 400, 404, 409)
-  async cancel(@TeamId() teamId: string, @IdParam('importId') id: string): Promise<{ data: ImportResponse }> {
+  async cancel(
+    @TeamId() teamId: string,
+    @IdParam('importId') id: string,
+    @NoBody() _body: void,
+  ): Promise<{ data: ImportResponse }> {
     return { data: await this.imports.cancel(teamId, id) };
   }
 }
