@@ -1657,18 +1657,31 @@ export interface components {
              * @example false
              */
             dryRun: boolean;
-            /** @example 2 */
+            /**
+             * Format: int32
+             * @example 2
+             */
             totalRows: number;
             /**
+             * Format: int32
              * @description Rows handled so far, failed ones included.
              * @example 0
              */
             processedRows: number;
-            /** @example 0 */
+            /**
+             * Format: int32
+             * @example 0
+             */
             createdCount: number;
-            /** @example 0 */
+            /**
+             * Format: int32
+             * @example 0
+             */
             updatedCount: number;
-            /** @example 0 */
+            /**
+             * Format: int32
+             * @example 0
+             */
             failedCount: number;
             /**
              * Format: date-time
@@ -1688,6 +1701,7 @@ export interface components {
         };
         ImportErrorResponse: {
             /**
+             * Format: int32
              * @description The row's number, from 1 for the first data row (a CSV's header is not counted).
              * @example 2
              */

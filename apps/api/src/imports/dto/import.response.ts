@@ -16,16 +16,16 @@ export class ImportResponse {
   /** Validates every row and writes nothing; the counts are what it would have done. */
   @ApiProperty({ example: false })
   dryRun!: boolean;
-  @ApiProperty({ type: 'integer', example: 2 })
+  @ApiProperty({ type: 'integer', format: 'int32', minimum: 0, example: 2 })
   totalRows!: number;
   /** Rows handled so far, failed ones included. */
-  @ApiProperty({ type: 'integer', example: 0 })
+  @ApiProperty({ type: 'integer', format: 'int32', minimum: 0, example: 0 })
   processedRows!: number;
-  @ApiProperty({ type: 'integer', example: 0 })
+  @ApiProperty({ type: 'integer', format: 'int32', minimum: 0, example: 0 })
   createdCount!: number;
-  @ApiProperty({ type: 'integer', example: 0 })
+  @ApiProperty({ type: 'integer', format: 'int32', minimum: 0, example: 0 })
   updatedCount!: number;
-  @ApiProperty({ type: 'integer', example: 0 })
+  @ApiProperty({ type: 'integer', format: 'int32', minimum: 0, example: 0 })
   failedCount!: number;
   @ApiProperty({ format: 'date-time', readOnly: true, example: '2026-01-15T09:30:00.000Z' })
   createdAt!: string;
@@ -57,7 +57,7 @@ export class ImportResponse {
 /** A row of an import that failed. */
 export class ImportErrorResponse {
   /** The row's number, from 1 for the first data row (a CSV's header is not counted). */
-  @ApiProperty({ type: 'integer', example: 2 })
+  @ApiProperty({ type: 'integer', format: 'int32', minimum: 0, example: 2 })
   row!: number;
   @ApiProperty({ type: String, nullable: true, example: 'UNIT-0042' })
   externalRef!: string | null;
