@@ -156,7 +156,7 @@ describe('imports', () => {
     const body = [
       JSON.stringify({ externalRef: 'L-1', name: 'Landlord One', colour: 'blue' }),
       '{not json',
-      JSON.stringify({ externalRef: 'L-2', name: 'Landlord Two' }),
+      JSON.stringify({ externalRef: 'L-2', name: 'Landlord Two', status: 'inactive' }),
     ].join('\n');
     const result = await imported('landlords', body, 'application/x-ndjson');
     expect(result).toMatchObject({ totalRows: 3, createdCount: 1, failedCount: 2 });
@@ -168,6 +168,10 @@ describe('imports', () => {
     expect(errors.pagination).toMatchObject({ total: 2 });
     const second = (await get(`/v1/imports/${result.id}/errors?page=2&pageSize=1`)).body as { data: unknown[] };
     expect(second.data).toEqual([{ row: 2, externalRef: null, error: 'The line is not valid JSON' }]);
+    // A landlord's own status is a field of its POST, written as given.
+    expect((await list('/v1/landlords?externalRef=L-2')).data).toEqual([
+      expect.objectContaining({ status: 'inactive' }),
+    ]);
   });
 
   it('dry run: counts what it would do and writes nothing', async () => {

@@ -4,7 +4,11 @@ import { DataSource } from 'typeorm';
 import { Clock, ManualClock, Transactions } from '@app/common';
 import { EventsStore } from '../../apps/api/src/events/index.js';
 import { ImportRowWriter } from '../../apps/api/src/imports/import-row-writer.js';
-import { IMPORT_LEASE_MS, ImportRunner } from '../../apps/api/src/imports/import-runner.js';
+import {
+  IMPORT_LEASE_MS,
+  IMPORT_MAX_FRUITLESS_CLAIMS,
+  ImportRunner,
+} from '../../apps/api/src/imports/import-runner.js';
 import { ImportsRepository } from '../../apps/api/src/imports/imports.repository.js';
 import { ImportsService } from '../../apps/api/src/imports/imports.service.js';
 import { createMediumApp, type MediumApp } from '../support/medium-app.js';
@@ -110,7 +114,7 @@ describe(ImportRunner.name, () => {
     const start = app.clock.now();
     const first = runner(new ManualClock(start));
     const claimed = await first.claim();
-    expect(claimed).toEqual({ teamId, id });
+    expect(claimed).toMatchObject({ teamId, id });
     expect(await first.runBatch(claimed!)).toBe('more');
     // The first runner dies here. Its lease still holds: nobody else takes the import yet.
     const later = new ManualClock(start + IMPORT_LEASE_MS - 1);
@@ -121,7 +125,7 @@ describe(ImportRunner.name, () => {
     later.set(start + IMPORT_LEASE_MS + 1);
     const second = runner(later);
     const taken = await second.claim();
-    expect(taken).toEqual({ teamId, id });
+    expect(taken).toMatchObject({ teamId, id });
     await second.run(taken!);
     expectEveryRowOnce(await written(id, 'CRASH'), 'CRASH');
     // The first runner, back from the dead, finds nothing left to do.
@@ -134,7 +138,7 @@ describe(ImportRunner.name, () => {
     const one = runner(clock);
     const two = runner(clock);
     const claimed = await one.claim();
-    expect(claimed).toEqual({ teamId, id });
+    expect(claimed).toMatchObject({ teamId, id });
     const work = async (who: ImportRunner): Promise<number> => {
       let batches = 0;
       while ((await who.runBatch(claimed!, 100)) === 'more') batches++;
@@ -157,5 +161,22 @@ describe(ImportRunner.name, () => {
     expect(result.units).toHaveLength(500 - expected.slice(0, 500).filter(failing).length);
     expect(result.completed).toBe(1);
     await expect(app.get(ImportsService).cancel(teamId, id)).rejects.toMatchObject({ kind: 'conflict' });
+  });
+
+  it('gives an import up as failed once it was claimed too often without committing a batch', async () => {
+    const id = await queue('FRUITLESS');
+    const clock = new ManualClock(app.clock.now());
+    let claimed = await runner(clock).claim();
+    // Each runner dies before its first batch commits; the next one takes over when the lease runs out.
+    for (let claim = 1; claim <= IMPORT_MAX_FRUITLESS_CLAIMS; claim++) {
+      clock.advance(IMPORT_LEASE_MS + 1);
+      claimed = await runner(clock).claim();
+    }
+    expect(claimed).toEqual({ teamId, id, claimsWithoutProgress: IMPORT_MAX_FRUITLESS_CLAIMS + 1 });
+    await runner(clock).run(claimed!);
+    const result = await written(id, 'FRUITLESS');
+    expect(result.row).toMatchObject({ status: 'failed', processed_rows: 0 });
+    expect(result.units).toEqual([]);
+    expect(result.completed).toBe(1);
   });
 });

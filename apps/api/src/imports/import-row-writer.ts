@@ -76,8 +76,9 @@ export class ImportRowWriter {
     const actor: Actor = { type: 'import', id: scope.importId };
     const isWorkOrder = scope.resource === 'work-orders';
     if (existing === undefined) {
+      // A work order's POST takes no status: an import's row sets it after the create, as given.
       const { status, ...fields } = body;
-      const dto = await this.validated(fields, target.create);
+      const dto = await this.validated(isWorkOrder ? fields : body, target.create);
       const statusDto =
         isWorkOrder && status !== undefined ? await this.validated({ status }, target.update) : undefined;
       let record = (await service.create(scope.teamId, dto)) as { id: string };

@@ -12,6 +12,11 @@ import { ImportsRepository, type ImportErrorRow, type ImportStatus } from './imp
 export const IMPORT_BATCH_ROWS = 500;
 /** A claim holds an import this long; every committed batch renews it. A runner that dies loses it after this. */
 export const IMPORT_LEASE_MS = 60_000;
+/**
+ * Claims in a row that committed no batch (each runner died or its batch kept failing) before the import is given
+ * up as `failed`: it could not run. A batch that commits resets the count, so restarts alone never fail an import.
+ */
+export const IMPORT_MAX_FRUITLESS_CLAIMS = 5;
 /** How often each instance looks for waiting imports (a POST on this instance wakes it at once). */
 const POLL_MS = 1_000;
 
@@ -19,6 +24,8 @@ const POLL_MS = 1_000;
 export interface ClaimedImport {
   teamId: string;
   id: string;
+  /** Claims in a row, this one included, that have not committed a batch yet. */
+  claimsWithoutProgress?: number;
 }
 
 export type BatchOutcome = 'more' | 'done' | 'stopped';
@@ -103,6 +110,11 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
 
   /** Runs a claimed import's batches until it ends, is cancelled, or this instance stops. */
   async run(claimed: ClaimedImport): Promise<void> {
+    if ((claimed.claimsWithoutProgress ?? 0) > IMPORT_MAX_FRUITLESS_CLAIMS) {
+      this.log.warn(`import ${claimed.id}: no batch committed in ${IMPORT_MAX_FRUITLESS_CLAIMS} claims; failed`);
+      await this.transactions.run((manager) => this.finish(manager, claimed.teamId, claimed.id, 'failed'));
+      return;
+    }
     let outcome: BatchOutcome = 'more';
     while (outcome === 'more' && !this.closed) outcome = await this.runBatch(claimed);
   }

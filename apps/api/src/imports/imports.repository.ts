@@ -193,7 +193,8 @@ export class ImportsRepository {
       {
         table: 'imports i',
         set: `processed_rows = processed_rows + $3, created_count = created_count + $4,
-              updated_count = updated_count + $5, failed_count = failed_count + $6, locked_until = $7`,
+              updated_count = updated_count + $5, failed_count = failed_count + $6, locked_until = $7,
+              claims_without_progress = 0`,
         where: 'i.id = $2',
       },
       [importId, counts.processed, counts.created, counts.updated, counts.failed, leaseUntil],
@@ -224,18 +225,22 @@ export class ImportsRepository {
    * Leases the oldest import waiting to run (queued, or running with its lease run out: its runner died), of any
    * team, until `leaseUntil`; `FOR UPDATE SKIP LOCKED`, so instances never claim the same one.
    */
-  async claim(now: Date, leaseUntil: Date): Promise<{ teamId: string; id: string } | undefined> {
-    const [row] = await unscopedStatement<{ teamId: string; id: string }>(
+  async claim(
+    now: Date,
+    leaseUntil: Date,
+  ): Promise<{ teamId: string; id: string; claimsWithoutProgress: number } | undefined> {
+    const [row] = await unscopedStatement<{ teamId: string; id: string; claimsWithoutProgress: number }>(
       this.db.manager,
       `WITH next AS (
          SELECT team_id, id FROM imports
           WHERE status IN ('queued', 'running') AND (locked_until IS NULL OR locked_until <= $1)
           ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED),
        claimed AS (
-         UPDATE imports i SET status = 'running', started_at = COALESCE(i.started_at, $1), locked_until = $2
+         UPDATE imports i SET status = 'running', started_at = COALESCE(i.started_at, $1), locked_until = $2,
+                claims_without_progress = i.claims_without_progress + 1
            FROM next WHERE i.team_id = next.team_id AND i.id = next.id
-         RETURNING i.team_id, i.id)
-       SELECT team_id AS "teamId", id FROM claimed`,
+         RETURNING i.team_id, i.id, i.claims_without_progress)
+       SELECT team_id AS "teamId", id, claims_without_progress AS "claimsWithoutProgress" FROM claimed`,
       [now, leaseUntil],
       { why: CLAIM_WHY },
     );

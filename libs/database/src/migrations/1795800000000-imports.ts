@@ -25,6 +25,7 @@ export class Imports1795800000000 implements MigrationInterface {
         updated_count integer NOT NULL DEFAULT 0,
         failed_count integer NOT NULL DEFAULT 0,
         locked_until timestamptz(3),
+        claims_without_progress integer NOT NULL DEFAULT 0,
         created_at timestamptz(3) NOT NULL DEFAULT now(),
         started_at timestamptz(3),
         finished_at timestamptz(3),
