@@ -44,6 +44,7 @@ const UNSCOPED_STATEMENTS = [
   'apps/api/src/dashboard/sessions.repository.ts',
   'apps/api/src/events/events.store.ts',
   'apps/api/src/events/outbox-statement.ts',
+  'apps/api/src/imports/imports.repository.ts',
   'apps/api/src/tenancies/tenancies.repository.ts',
   'apps/api/src/webhooks/webhook-deliveries.repository.ts',
   'apps/api/src/webhooks/webhook-queue.repository.ts',

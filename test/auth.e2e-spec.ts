@@ -66,6 +66,12 @@ const ROUTES: Route[] = [
   { method: 'post', path: '/v1/webhook-endpoints/{endpointId}/test' },
   { method: 'get', path: '/v1/webhook-endpoints/{endpointId}/deliveries' },
   { method: 'post', path: '/v1/webhook-endpoints/{endpointId}/deliveries/{deliveryId}/retry' },
+  { method: 'post', path: '/v1/imports' },
+  { method: 'get', path: '/v1/imports' },
+  { method: 'get', path: '/v1/imports/template' },
+  { method: 'get', path: '/v1/imports/{importId}' },
+  { method: 'get', path: '/v1/imports/{importId}/errors' },
+  { method: 'post', path: '/v1/imports/{importId}/cancel' },
 ];
 
 interface Answer {
@@ -141,7 +147,9 @@ describe('authentication', () => {
       // The request is built to fail later on purpose: a bad body (400), a missing record (404), or a plain list.
       // An upload takes multipart/form-data only: the JSON body is refused (415) before anything else.
       const upload = route.method === 'post' && route.path.endsWith('/attachments');
-      const expected = upload ? 415 : hasBody(route) ? 400 : route.path.includes('{') ? 404 : 200;
+      // The import template requires its `resource`: without it, 400.
+      const needsQuery = route.path === '/v1/imports/template';
+      const expected = upload ? 415 : hasBody(route) || needsQuery ? 400 : route.path.includes('{') ? 404 : 200;
       expect(response.status).toBe(expected);
     },
   );

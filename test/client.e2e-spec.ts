@@ -11,6 +11,7 @@ import {
 } from '@app/client';
 import { ManualClock } from '@app/common';
 import { createTestApp, type TestApp } from './support/test-app.js';
+import { until } from './support/until.js';
 
 /** The real app on a real port: the client speaks HTTP to it exactly as it would to a deployment. */
 async function serve(sut: TestApp): Promise<string> {
@@ -450,6 +451,35 @@ describe('typed client (libs/client) against the real app', () => {
     expect(retried.state).toBe('pending');
     const removed = await client.DELETE('/v1/webhook-endpoints/{endpointId}', path);
     expect(removed.response.status).toBe(204);
+  });
+
+  it('imports CSV rows and follows the import to its end, with its errors, a cancel refused and the template', async () => {
+    const csv =
+      'externalRef,addressLine1,city,postcode,country\nCLIENT-1,1 Client Row,Leeds,LS1 1CL,GB\nCLIENT-2,,Leeds,LS1 1CL,GB\n';
+    const queued = ok(
+      await client.POST('/v1/imports', {
+        params: { query: { resource: 'units' } },
+        body: csv,
+        bodySerializer: (body: string) => body,
+        headers: { 'Content-Type': 'text/csv' },
+      }),
+    ).data;
+    expect(queued).toMatchObject({ resource: 'units', status: 'queued', totalRows: 2 });
+    const path = { params: { path: { importId: queued.id } } };
+    await until(
+      async () => ok(await client.GET('/v1/imports/{importId}', path)).data.status === 'succeeded',
+      'the import to finish',
+    );
+    expect(ok(await client.GET('/v1/imports')).data.map((item) => item.id)).toContain(queued.id);
+    const errors = ok(await client.GET('/v1/imports/{importId}/errors', path)).data;
+    expect(errors).toEqual([{ row: 2, externalRef: 'CLIENT-2', error: expect.stringContaining('addressLine1') }]);
+    const cancel = await client.POST('/v1/imports/{importId}/cancel', path);
+    expect(cancel.response.status).toBe(409);
+    const template = await client.GET('/v1/imports/template', {
+      params: { query: { resource: 'units' } },
+      parseAs: 'text',
+    });
+    expect(template.data).toMatch(/^addressLine1,/);
   });
 
   it('carries a repair through: notes on a work order and every record’s history, with types from the document', async () => {

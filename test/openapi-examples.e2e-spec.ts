@@ -250,8 +250,9 @@ describe('OpenAPI examples (what Swagger UI pre-fills)', () => {
     const demo = await sut.createTeam('Demo team');
     const demoAuth = bearer(demo);
     await createDemoRecords(sut.app, demo);
+    // A JSON create: an import's body is CSV (its own check below).
     const creates = Object.entries(doc.paths).flatMap(([path, operations]) =>
-      operations.post?.requestBody && !path.includes('{') ? [path] : [],
+      operations.post?.requestBody && requestMedia(doc, operations.post) && !path.includes('{') ? [path] : [],
     );
     expect(creates).toEqual(expect.arrayContaining(['/v1/units', '/v1/work-orders', '/v1/webhook-endpoints']));
     for (const path of creates) {
@@ -382,6 +383,7 @@ describe('OpenAPI examples (what Swagger UI pre-fills)', () => {
         'post /v1/webhook-endpoints',
         'post /v1/work-orders/{workOrderId}/notes',
         'post /v1/work-orders/{workOrderId}/attachments',
+        'post /v1/imports',
         'put /v1/units/{unitId}',
         'put /v1/landlords/{landlordId}',
         'put /v1/contractors/{contractorId}',
@@ -394,9 +396,20 @@ describe('OpenAPI examples (what Swagger UI pre-fills)', () => {
   });
 
   it('pre-fills list parameters with values that keep every record (no fixed dates or cursors)', async () => {
+    // The import template is a CSV, not a list; the imports list needs an import.
     const lists = Object.entries(doc.paths).filter(
-      ([path, operations]) => path.startsWith('/v1/') && !path.includes('{') && operations.get,
+      ([path, operations]) =>
+        path.startsWith('/v1/') && !path.includes('{') && operations.get && path !== '/v1/imports/template',
     );
+    const csv = doc.paths['/v1/imports'].post.requestBody?.content?.['text/csv']?.schema?.example;
+    expect(typeof csv).toBe('string');
+    const imported = await sut
+      .http()
+      .post('/v1/imports?resource=units')
+      .set(...auth)
+      .set('Content-Type', 'text/csv')
+      .send(csv as string);
+    expect(imported.status).toBe(202);
     expect(lists.length).toBeGreaterThanOrEqual(7);
     for (const [path, operations] of lists) {
       const query = new URLSearchParams();

@@ -31,6 +31,7 @@ export interface Parameter {
   in: 'path' | 'query' | 'header' | 'cookie';
   required?: boolean;
   schema?: Schema;
+  example?: unknown;
 }
 
 interface RequestBody {
@@ -67,6 +68,8 @@ export interface Operation {
   body?: Schema;
   /** The operation takes `multipart/form-data` (a file upload) instead of JSON. */
   multipart: boolean;
+  /** The documented example of a `text/csv` body (an import), when the operation takes one. */
+  csvExample?: string;
   /** Whether the operation needs an API key. */
   secured: boolean;
   /** Its 200 also answers `text/csv` (a list's export, docs/exports.md). */
@@ -101,6 +104,14 @@ function bodySchemaOf(doc: OpenApiDocument, operation: OperationObject): Schema 
   return body?.content?.['application/json']?.schema;
 }
 
+function csvExampleOf(doc: OpenApiDocument, operation: OperationObject): string | undefined {
+  const body = operation.requestBody?.$ref
+    ? component<RequestBody>(doc, operation.requestBody.$ref)
+    : operation.requestBody;
+  const example = body?.content?.['text/csv']?.schema?.example;
+  return typeof example === 'string' ? example : undefined;
+}
+
 function takesMultipart(doc: OpenApiDocument, operation: OperationObject): boolean {
   const body = operation.requestBody?.$ref
     ? component<RequestBody>(doc, operation.requestBody.$ref)
@@ -127,6 +138,7 @@ export function operationsOf(doc: OpenApiDocument): Operation[] {
         headers: parameters.filter((parameter) => parameter.in === 'header'),
         body: bodySchema ? resolveSchema(doc, bodySchema) : undefined,
         multipart: takesMultipart(doc, operation),
+        csvExample: csvExampleOf(doc, operation),
         secured: (operation.security ?? doc.security ?? []).length > 0,
         exportsCsv: operation.responses?.['200']?.content?.['text/csv'] !== undefined,
       });

@@ -92,6 +92,17 @@ export const UPLOAD = [
   '',
 ].join('\r\n');
 
+/** Waits until an import has run (its records and events are written in the background): the records stay still. */
+async function importFinished(client: RawHttpClient, apiKey: string, path: string): Promise<void> {
+  for (let attempt = 0; attempt < 1_000; attempt++) {
+    const response = await client.send({ method: 'GET', path, headers: authorization(apiKey) });
+    const status = (jsonOf(response) as { data?: { status?: string } } | undefined)?.data?.status;
+    if (status === 'succeeded' || status === 'failed' || status === 'cancelled') return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`${path} did not finish`);
+}
+
 /**
  * Creates one record of every collection the document lets a client create, through its documented POST, as
  * the team of `apiKey`. Collections that link to others (a work order needs a unit) wait until those exist.
@@ -119,18 +130,33 @@ export async function createOneOfEach(
         waiting.push([parameter, collection]);
         continue;
       }
+      // An import takes its documented CSV example and query (`resource`), and answers 202: it runs in the background.
+      const csv = create?.csvExample;
+      const query = new URLSearchParams();
+      for (const parameter of create?.query ?? []) {
+        const schema = resolveSchema(doc, parameter.schema);
+        const value = parameter.example ?? schema.example ?? schema.enum?.[0];
+        if (parameter.required && value !== undefined)
+          query.set(parameter.name, typeof value === 'string' ? value : JSON.stringify(value));
+      }
       const response = await client.send({
         method: 'POST',
-        path: fillPath(collection, Object.fromEntries(ids)),
-        ...(create?.multipart
-          ? {
-              headers: { ...authorization(apiKey), 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}` },
-              body: UPLOAD,
-            }
-          : { headers: { ...authorization(apiKey), 'Content-Type': 'application/json' }, body: JSON.stringify(body) }),
+        path: fillPath(collection, Object.fromEntries(ids)) + (csv && query.size > 0 ? `?${query.toString()}` : ''),
+        ...(csv
+          ? { headers: { ...authorization(apiKey), 'Content-Type': 'text/csv' }, body: csv }
+          : create?.multipart
+            ? {
+                headers: { ...authorization(apiKey), 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}` },
+                body: UPLOAD,
+              }
+            : {
+                headers: { ...authorization(apiKey), 'Content-Type': 'application/json' },
+                body: JSON.stringify(body),
+              }),
       });
-      expect({ collection, status: response.status }).toEqual({ collection, status: 201 });
+      expect({ collection, status: response.status }).toEqual({ collection, status: csv ? 202 : 201 });
       ids.set(parameter, (jsonOf(response) as { data: { id: string } }).data.id);
+      if (csv) await importFinished(client, apiKey, `${collection}/${ids.get(parameter)}`);
     }
     if (waiting.length === pending.length) {
       throw new Error(`cannot create records of ${waiting.map(([, path]) => path).join(', ')}: unmet links`);

@@ -1,22 +1,8 @@
 import type { INestApplicationContext, Type } from '@nestjs/common';
-import {
-  announcingControllersOf,
-  createValidationPipe,
-  eventRecordOf,
-  Transactions,
-  type Actor,
-  type ConditionalResourceOptions,
-  type EventContext,
-} from '@app/common';
+import { createValidationPipe, eventRecordOf, Transactions, type Actor, type EventContext } from '@app/common';
 import { FIRST_KEY_NAME, type CreatedKey } from './api-keys/index.js';
 import { EventsStore } from './events/index.js';
-import { RESOURCES } from './resources.js';
-
-/** The `@ConditionalResource` options of the controller whose records a service writes, when it announces them. */
-function announcerOf(service: Type): ConditionalResourceOptions | undefined {
-  const modules = RESOURCES.map((resource) => resource.module);
-  return announcingControllersOf(modules).find(({ resource }) => (resource.source as Type) === service)?.resource;
-}
+import { announcerOf, RESOURCES } from './resources.js';
 
 /**
  * Gives a team every registered resource's example record under its documented example id, in registration

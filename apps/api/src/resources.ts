@@ -1,5 +1,12 @@
 import type { Type } from '@nestjs/common';
-import { eventRecordsOf, eventTypesOf, type Actor, type EventType } from '@app/common';
+import {
+  announcingControllersOf,
+  eventRecordsOf,
+  eventTypesOf,
+  type Actor,
+  type ConditionalResourceOptions,
+  type EventType,
+} from '@app/common';
 import { ApiKey, Team } from './api-keys/index.js';
 import type { ResourceCsvHooks } from './csv/index.js';
 import { CONTRACTOR_EXAMPLE } from './contractors/contractor.example.js';
@@ -145,11 +152,17 @@ export const entities: Type[] = [Team, ApiKey, ...RESOURCES.flatMap((resource) =
 /** The records that announce their changes (`work_order`), with their names in words (`Work order`). */
 export const EVENT_RECORDS = RESOURCES.flatMap((resource) => eventRecordsOf(resource.module));
 
-/** Every event type of the feed and of webhook endpoints' `types`, in this list's order. */
-export const EVENT_TYPES: EventType[] = eventTypesOf(EVENT_RECORDS);
+/** Every event type of the feed and of webhook endpoints' `types`, in this list's order, then `import.completed`. */
+export const EVENT_TYPES: EventType[] = [...eventTypesOf(EVENT_RECORDS), 'import.completed'];
 
 /** `a tenant, a unit … or a work order`-style words for descriptions: the announcing records' names, lowercase. */
 export function eventRecordNames(conjunction: string): string {
   const names = EVENT_RECORDS.map(({ name }) => name.toLowerCase());
   return names.length > 1 ? `${names.slice(0, -1).join(', ')} ${conjunction} ${names.at(-1)}` : names.join('');
+}
+
+/** The `@ConditionalResource` options of the controller whose records a service writes, when it announces them. */
+export function announcerOf(service: Type): ConditionalResourceOptions | undefined {
+  const modules = RESOURCES.map((resource) => resource.module);
+  return announcingControllersOf(modules).find(({ resource }) => (resource.source as Type) === service)?.resource;
 }

@@ -732,6 +732,107 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List imports
+         * @description Newest first. `page` ≥ 1, `pageSize` 1–50 (default 20).
+         */
+        get: operations["ImportsController_list"];
+        put?: never;
+        /**
+         * Import records from CSV or NDJSON
+         * @description `text/csv` (a header row of field names) or `application/x-ndjson` (one JSON object a line), at most 50000 rows and 20 MiB (413). Each row is validated as the resource's POST validates its body; a row whose `externalRef` already names a record of the team updates it as a PUT would. References by external id: `unitExternalRef`, `tenantExternalRef`, `contractorExternalRef` (work orders) and `unitExternalRefs` (tenants). In CSV an empty cell is an omitted field, list fields are `;`-separated and nested ones JSON. An unknown CSV column is 400 (output-only fields are ignored); an unknown NDJSON property fails its row. Answers 202 at once: the import runs in the background (`GET /v1/imports/{id}`), failing rows are skipped and listed by `GET /v1/imports/{id}/errors`. Counted as one write. See docs/imports.md.
+         */
+        post: operations["ImportsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/imports/template": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The CSV template of an import
+         * @description A CSV file holding the header row of the resource's import columns.
+         */
+        get: operations["ImportsController_template"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/imports/{importId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an import */
+        get: operations["ImportsController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/imports/{importId}/errors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the rows of an import that failed
+         * @description In row order (rows numbered from 1 for the first data row); `externalRef` null when the row has none.
+         */
+        get: operations["ImportsController_errors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/imports/{importId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel an import
+         * @description Rows already written stay. A finished import (succeeded, failed or cancelled) is 409.
+         */
+        post: operations["ImportsController_cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1402,7 +1503,7 @@ export interface components {
             readonly subjectId: string | null;
         };
         /** @enum {string} */
-        EventType: "contractor.created" | "contractor.updated" | "contractor.deleted" | "unit.created" | "unit.updated" | "unit.deleted" | "tenant.created" | "tenant.updated" | "tenant.deleted" | "work_order.created" | "work_order.updated" | "work_order.deleted" | "work_order_note.created" | "work_order_note.updated" | "work_order_note.deleted" | "attachment.created" | "attachment.deleted" | "landlord.created" | "landlord.updated" | "landlord.deleted";
+        EventType: "contractor.created" | "contractor.updated" | "contractor.deleted" | "unit.created" | "unit.updated" | "unit.deleted" | "tenant.created" | "tenant.updated" | "tenant.deleted" | "work_order.created" | "work_order.updated" | "work_order.deleted" | "work_order_note.created" | "work_order_note.updated" | "work_order_note.deleted" | "attachment.created" | "attachment.deleted" | "landlord.created" | "landlord.updated" | "landlord.deleted" | "import.completed";
         EventData: {
             /**
              * @description The record exactly as GET one returned it after the change; `{"id"}` only for `.deleted`.
@@ -1530,6 +1631,88 @@ export interface components {
              * @description When the delivery last changed (an attempt, a retry).
              */
             readonly updatedAt: string;
+        };
+        /** @enum {string} */
+        ImportResource: "units" | "tenants" | "landlords" | "contractors" | "work-orders";
+        /**
+         * @description `succeeded` once every row ran, whatever `failedCount`; `failed` only when it could not run.
+         * @enum {string}
+         */
+        ImportStatus: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+        ImportResponse: {
+            /**
+             * Format: uuid
+             * @example 6a1e9a9e-5d1c-4d7e-9a55-3f0f6c1b2a10
+             */
+            readonly id: string;
+            /** @example units */
+            resource: components["schemas"]["ImportResource"];
+            /**
+             * @description `succeeded` once every row ran, whatever `failedCount`; `failed` only when it could not run.
+             * @example queued
+             */
+            status: components["schemas"]["ImportStatus"];
+            /**
+             * @description Validates every row and writes nothing; the counts are what it would have done.
+             * @example false
+             */
+            dryRun: boolean;
+            /**
+             * Format: int32
+             * @example 2
+             */
+            totalRows: number;
+            /**
+             * Format: int32
+             * @description Rows handled so far, failed ones included.
+             * @example 0
+             */
+            processedRows: number;
+            /**
+             * Format: int32
+             * @example 0
+             */
+            createdCount: number;
+            /**
+             * Format: int32
+             * @example 0
+             */
+            updatedCount: number;
+            /**
+             * Format: int32
+             * @example 0
+             */
+            failedCount: number;
+            /**
+             * Format: date-time
+             * @example 2026-01-15T09:30:00.000Z
+             */
+            readonly createdAt: string;
+            /**
+             * Format: date-time
+             * @example null
+             */
+            readonly startedAt: string | null;
+            /**
+             * Format: date-time
+             * @example null
+             */
+            readonly finishedAt: string | null;
+        };
+        ImportErrorResponse: {
+            /**
+             * Format: int32
+             * @description The row's number, from 1 for the first data row (a CSV's header is not counted).
+             * @example 2
+             */
+            row: number;
+            /** @example UNIT-0042 */
+            externalRef: string | null;
+            /**
+             * @description The error the row's POST (or PUT) would have answered.
+             * @example postcode must be a string of at most 80 characters
+             */
+            error: string;
         };
     };
     responses: never;
@@ -14200,6 +14383,1221 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "Record not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different method, path or body */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "This Idempotency-Key was used with a different request (method, path or body); use a new key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix second at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds (at least 1) until the request would be accepted */
+                    "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error; never a stack trace */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying (2) */
+                    "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request took too long and was cancelled"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ImportsController_list: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Records per page. */
+                pageSize?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of records, newest first */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ImportResponse"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
+            401: {
+                headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Invalid or revoked API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix second at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds (at least 1) until the request would be accepted */
+                    "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error; never a stack trace */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying (2) */
+                    "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request took too long and was cancelled"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ImportsController_create: {
+        parameters: {
+            query: {
+                /** @description The resource the rows create or update. */
+                resource: components["schemas"]["ImportResource"];
+                /** @description `true`: validate every row and write nothing (the counts say what it would do). */
+                dryRun?: boolean;
+            };
+            header?: {
+                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored. Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The rows */
+        requestBody: {
+            content: {
+                "text/csv": string;
+                "application/x-ndjson": string;
+            };
+        };
+        responses: {
+            /** @description Accepted: queued */
+            202: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ImportResponse"];
+                    };
+                };
+            };
+            /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
+            401: {
+                headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Invalid or revoked API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This API key is read-only: writes (POST, PUT, DELETE) need a read-and-write key. Answered after the key and the limits, before the body is validated */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "This API key is read-only"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict: the change is not allowed from the current state, the record is still referred to, or a request with the same Idempotency-Key is still in progress */
+            409: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A request with this Idempotency-Key is still in progress; retry later"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body larger than 1 MiB (1,048,576 bytes) */
+            413: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Request body exceeds the limit of 1048576 bytes (1 MiB)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body sent with a Content-Type other than application/json */
+            415: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Content-Type must be application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different method, path or body */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "This Idempotency-Key was used with a different request (method, path or body); use a new key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix second at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds (at least 1) until the request would be accepted */
+                    "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error; never a stack trace */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying (2) */
+                    "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request took too long and was cancelled"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ImportsController_template: {
+        parameters: {
+            query: {
+                resource: components["schemas"]["ImportResource"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The header row */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
+            401: {
+                headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Invalid or revoked API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix second at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds (at least 1) until the request would be accepted */
+                    "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error; never a stack trace */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying (2) */
+                    "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request took too long and was cancelled"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ImportsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                importId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ImportResponse"];
+                    };
+                };
+            };
+            /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
+            401: {
+                headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Invalid or revoked API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such record for this team (a record of another team is answered the same way) */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Import not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix second at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds (at least 1) until the request would be accepted */
+                    "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error; never a stack trace */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying (2) */
+                    "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request took too long and was cancelled"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ImportsController_errors: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Records per page. */
+                pageSize?: number;
+            };
+            header?: never;
+            path: {
+                importId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of failed rows, in row order */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ImportErrorResponse"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
+            401: {
+                headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Invalid or revoked API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such record for this team (a record of another team is answered the same way) */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Import not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix second at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds (at least 1) until the request would be accepted */
+                    "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error; never a stack trace */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying (2) */
+                    "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request took too long and was cancelled"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ImportsController_cancel: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored. Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                importId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelled */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ImportResponse"];
+                    };
+                };
+            };
+            /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
+            401: {
+                headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Invalid or revoked API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This API key is read-only: writes (POST, PUT, DELETE) need a read-and-write key. Answered after the key and the limits, before the body is validated */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "This API key is read-only"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such record for this team (a record of another team is answered the same way) */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Record not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict: the change is not allowed from the current state, the record is still referred to, or a request with the same Idempotency-Key is still in progress */
+            409: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A request with this Idempotency-Key is still in progress; retry later"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];

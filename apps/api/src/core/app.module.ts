@@ -17,6 +17,7 @@ import { ApiKeysModule } from '../api-keys/index.js';
 import { DashboardModule } from '../dashboard/index.js';
 import { EventsModule } from '../events/index.js';
 import { WebhooksModule } from '../webhooks/index.js';
+import { ImportsModule } from '../imports/index.js';
 import { DiscoveryModule } from '../discovery/index.js';
 import { HealthModule } from '../health/index.js';
 import { ExportsModule } from '../exports/index.js';
@@ -77,6 +78,7 @@ export class AppModule {
         ExportsModule.forResources(RESOURCES),
         EventsModule,
         WebhooksModule,
+        ImportsModule,
       ],
       providers: [
         // The request gate (configure-app) identified and counted the caller; the guard refuses the rest with 401.

@@ -37,11 +37,13 @@ export * from './paths.js';
 const DASHBOARD_PREFIX = /^\/dashboard(\/|$)/;
 /** Uploads: multipart bodies streamed by their handler, never parsed as JSON (docs/attachments.md). */
 const UPLOAD_PATH = /^\/v1\/work-orders\/[^/]+\/attachments\/?$/;
+/** Imports: CSV or NDJSON bodies streamed by their handler (docs/imports.md), up to 20 MiB. */
+const IMPORT_PATH = /^\/v1\/imports\/?$/;
 
 /** A middleware for the JSON API only: not the dashboard (HTML forms) nor an upload. */
 function outsideDashboard(handler: express.RequestHandler): express.RequestHandler {
   return (request, response, next) => {
-    if (request.method === 'POST' && UPLOAD_PATH.test(request.path)) {
+    if (request.method === 'POST' && (UPLOAD_PATH.test(request.path) || IMPORT_PATH.test(request.path))) {
       // An upload's Idempotency-Key compares method and path: its body is the stream, read once by the handler.
       request.body ??= {};
       next();

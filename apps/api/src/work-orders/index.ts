@@ -10,3 +10,5 @@ export { ABANDONED_UPLOAD_MS, AttachmentsCleanup } from './attachments/attachmen
 export { ObjectStorage } from './attachments/storage/object-storage.js';
 export { AttachmentsService } from './attachments/attachments.service.js';
 export { AttachmentExamples, ExampleAttachmentBody } from './attachments/attachment-examples.js';
+export { UpdateWorkOrderDto } from './dto/update-work-order.dto.js';
+export { WorkOrderResponse } from './dto/work-order.response.js';

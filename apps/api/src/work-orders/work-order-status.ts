@@ -13,16 +13,20 @@ type StatusFields = Pick<WorkOrder, 'status' | 'resolvedAt' | 'selfResolved'>;
 
 /**
  * The status fields a move sets: entering `completed` stamps `resolvedAt` and records whether the work was
- * done without a contractor (as assigned once the update is applied); leaving it undoes both.
+ * done without a contractor (as assigned once the update is applied); leaving it undoes both. `anyMove`: an
+ * import's row, which sets any status as given (CONTRACT "Imports and exports"), with no transition rules.
  */
 export function statusChange(
   from: WorkOrderStatus,
   to: WorkOrderStatus | undefined,
   contractorIdAfter: string | null,
   now: Date,
+  anyMove = false,
 ): Partial<StatusFields> {
   if (to === undefined || to === from) return {};
-  if (!STATUS_MOVES[from].includes(to)) throw new ConflictError(`Cannot change status from ${from} to ${to}`);
+  if (!anyMove && !STATUS_MOVES[from].includes(to)) {
+    throw new ConflictError(`Cannot change status from ${from} to ${to}`);
+  }
   if (to === 'completed') return { status: to, resolvedAt: now, selfResolved: contractorIdAfter === null };
   if (from === 'completed') return { status: to, resolvedAt: null, selfResolved: false };
   return { status: to };

@@ -110,13 +110,15 @@ export class WorkOrdersService implements ConditionalSource {
   /**
    * Decides on the current status and contractor, then writes only if the row still has them (optimistic):
    * two round trips, and concurrent updates each see the previous one's result, as under a row lock.
+   * `importedAt`: an import's row, whose `status` moves with no transition rules, `completed` resolved at that time.
    */
-  async update(teamId: string, id: string, dto: UpdateWorkOrderDto): Promise<WorkOrderResponse> {
+  async update(teamId: string, id: string, dto: UpdateWorkOrderDto, importedAt?: Date): Promise<WorkOrderResponse> {
     for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt++) {
       const current = await this.workOrders.findState(teamId, id);
       if (!current) throw new RecordNotFoundError('Work order');
       const contractorIdAfter = dto.contractorId === undefined ? current.contractorId : dto.contractorId;
-      const move = statusChange(current.status, dto.status, contractorIdAfter, new Date(this.clock.now()));
+      const now = importedAt ?? new Date(this.clock.now());
+      const move = statusChange(current.status, dto.status, contractorIdAfter, now, importedAt !== undefined);
       const fields: WorkOrderWrite = presentFields(dto, PLAIN_FIELDS);
       if (move.status !== undefined) fields.status = move.status;
       if (move.selfResolved !== undefined) fields.selfResolved = move.selfResolved;

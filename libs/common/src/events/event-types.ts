@@ -5,8 +5,11 @@ import { CONDITIONAL_RESOURCE, type ConditionalResourceOptions } from '../safe-w
 export const EVENT_ACTIONS = ['created', 'updated', 'deleted'] as const;
 
 export type EventAction = (typeof EVENT_ACTIONS)[number];
-/** `<record>.<action>`; the records are the app's, which derives its catalogue with `eventRecordsOf`. */
-export type EventType = `${string}.${EventAction}`;
+/**
+ * `<record>.<action>`; the records are the app's, which derives its catalogue with `eventRecordsOf`. Besides them,
+ * `import.completed`: an import reached a final status (it is not a record's change: no history entry).
+ */
+export type EventType = `${string}.${EventAction}` | 'import.completed';
 
 /** A record's name in event types, unless its controller names one: its name in words in snake case. */
 export function eventRecordOf(resource: Pick<ConditionalResourceOptions, 'name' | 'event'>): string {

@@ -66,7 +66,8 @@ export function historyWriteOf(
   const record = type.slice(0, dot);
   const action = type.slice(dot + 1) as keyof typeof PART_ACTIONS;
   const id = (object as { id?: unknown }).id;
-  if (typeof id !== 'string') return undefined;
+  // `import.completed` is about an import, not a change of a record.
+  if (typeof id !== 'string' || !(action in PART_ACTIONS)) return undefined;
   const actor = context.actor ?? SYSTEM;
   const { parent } = context;
   if (parent) {

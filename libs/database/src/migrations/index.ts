@@ -11,6 +11,7 @@ import { WorkOrderNotes1764510000000 } from './1764510000000-work-order-notes.js
 import { RecordHistory1764520000000 } from './1764520000000-record-history.js';
 import { DashboardHardening1795633247294 } from './1795633247294-dashboard-hardening.js';
 import { WorkOrderAttachments1795700000000 } from './1795700000000-work-order-attachments.js';
+import { Imports1795800000000 } from './1795800000000-imports.js';
 
 /** Every migration, in order. New migrations are appended here (ESM has no glob loading). */
 export const migrations = [
@@ -27,4 +28,5 @@ export const migrations = [
   RecordHistory1764520000000,
   DashboardHardening1795633247294,
   WorkOrderAttachments1795700000000,
+  Imports1795800000000,
 ];

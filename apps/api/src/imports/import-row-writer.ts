@@ -1,0 +1,159 @@
+import { Injectable, Logger, type Type } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import type { EntityManager } from 'typeorm';
+import {
+  createValidationPipe,
+  describeFailure,
+  eventRecordOf,
+  lockedRecord,
+  previousAttributes,
+  TrimStringsPipe,
+  type Actor,
+  type EventType,
+} from '@app/common';
+import { EventsStore } from '../events/index.js';
+import { announcerOf } from '../resources.js';
+import { WorkOrdersService } from '../work-orders/index.js';
+import { IMPORT_TARGETS, type ImportResource } from './import-resources.js';
+import { ImportsRepository, type StoredImportRow } from './imports.repository.js';
+
+/** A row that fails: its error as the POST (or PUT) would answer it. */
+export class ImportRowError extends Error {}
+
+/** What one import writes with: its team, id, resource, and the time a `completed` work order is resolved at. */
+export interface ImportScope {
+  teamId: string;
+  importId: string;
+  resource: ImportResource;
+  importedAt: Date;
+}
+
+const trim = new TrimStringsPipe();
+const validation = createValidationPipe();
+
+/**
+ * Writes one row of an import as its resource's POST (or, when its `externalRef` already names a record of the
+ * team, its PUT) would: the body trimmed and validated by the same DTOs and pipe, written by the resource's own
+ * service (so every rule and 409 holds), with the record's event and history entry, actor the import. References
+ * by external id are resolved to ids within the team first. Runs in the caller's transaction; a failing row throws
+ * `ImportRowError` with the error text the request would have had.
+ */
+@Injectable()
+export class ImportRowWriter {
+  private readonly log = new Logger('Imports');
+
+  constructor(
+    private readonly moduleRef: ModuleRef,
+    private readonly imports: ImportsRepository,
+    private readonly events: EventsStore,
+  ) {}
+
+  async write(manager: EntityManager, scope: ImportScope, row: StoredImportRow): Promise<'created' | 'updated'> {
+    try {
+      return await this.writeRow(manager, scope, row);
+    } catch (error) {
+      if (error instanceof ImportRowError) throw error;
+      const failure = describeFailure(error);
+      // The database is unreachable: the batch is retried, not the row failed.
+      if (!failure || failure.status === 503) {
+        if (!failure) this.log.error(`import ${scope.importId} row ${row.row}: ${(error as Error).stack}`);
+        if (failure) throw error;
+        throw new ImportRowError('Internal server error');
+      }
+      throw new ImportRowError(failure.error);
+    }
+  }
+
+  private async writeRow(manager: EntityManager, scope: ImportScope, row: StoredImportRow) {
+    if (row.parseError !== null || row.body === null) throw new ImportRowError(row.parseError ?? 'Empty row');
+    const target = IMPORT_TARGETS[scope.resource];
+    const body = (await trim.transform(structuredClone(row.body), { type: 'body' })) as Record<string, unknown>;
+    await this.resolveReferences(manager, scope, body);
+    const existing = await this.existingId(manager, scope, body.externalRef);
+    const service = this.moduleRef.get(target.service, { strict: false });
+    const resource = announcerOf(target.service);
+    if (!resource) throw new Error(`no controller announces ${target.service.name}`);
+    const actor: Actor = { type: 'import', id: scope.importId };
+    const isWorkOrder = scope.resource === 'work-orders';
+    if (existing === undefined) {
+      // A work order's POST takes no status: an import's row sets it after the create, as given.
+      const { status, ...fields } = body;
+      const dto = await this.validated(isWorkOrder ? fields : body, target.create);
+      const statusDto =
+        isWorkOrder && status !== undefined ? await this.validated({ status }, target.update) : undefined;
+      let record = (await service.create(scope.teamId, dto)) as { id: string };
+      if (statusDto) record = await this.workOrders().update(scope.teamId, record.id, statusDto, scope.importedAt);
+      const object = resource.eventObject?.(record) ?? record;
+      await this.record(manager, scope, `${eventRecordOf(resource)}.created`, object, undefined, actor);
+      return 'created';
+    }
+    const dto = await this.validated(body, target.update);
+    const before = await lockedRecord(service, scope.teamId, existing);
+    const record = isWorkOrder
+      ? await this.workOrders().update(scope.teamId, existing, dto, scope.importedAt)
+      : await service.update(scope.teamId, existing, dto);
+    const object = resource.eventObject?.(record) ?? record;
+    const changes = before ? previousAttributes(before, object) : undefined;
+    await this.record(manager, scope, `${eventRecordOf(resource)}.updated`, object, changes, actor);
+    return 'updated';
+  }
+
+  private workOrders(): WorkOrdersService {
+    return this.moduleRef.get(WorkOrdersService, { strict: false });
+  }
+
+  private async record(
+    manager: EntityManager,
+    scope: ImportScope,
+    type: string,
+    object: object,
+    changes: Record<string, unknown> | undefined,
+    actor: Actor,
+  ): Promise<void> {
+    await this.events.record(manager, scope.teamId, type as EventType, object, changes, { actor });
+  }
+
+  /** The body as the route's validation pipe makes it, or the 400's text. */
+  private async validated(body: object, metatype: Type): Promise<object> {
+    try {
+      return (await validation.transform(body, { type: 'body', metatype })) as object;
+    } catch (error) {
+      throw new ImportRowError(describeFailure(error)?.error ?? 'Invalid row');
+    }
+  }
+
+  /** The record of the team that the row's `externalRef` names, when there is one (the row updates it). */
+  private async existingId(manager: EntityManager, scope: ImportScope, externalRef: unknown) {
+    if (typeof externalRef !== 'string' || externalRef === '') return undefined;
+    const table = IMPORT_TARGETS[scope.resource].table;
+    return (await this.imports.idsByExternalRef(manager, scope.teamId, table, [externalRef])).get(externalRef);
+  }
+
+  /** `unitExternalRef` → `unitId` (and the others), by the team's records' external ids; unknown ones fail the row. */
+  private async resolveReferences(manager: EntityManager, scope: ImportScope, body: Record<string, unknown>) {
+    for (const reference of IMPORT_TARGETS[scope.resource].references) {
+      if (!(reference.from in body)) continue;
+      const value = body[reference.from];
+      delete body[reference.from];
+      if (reference.to in body) throw new ImportRowError(`Give ${reference.to} or ${reference.from}, not both`);
+      if (value === null && !reference.list) {
+        body[reference.to] = null;
+        continue;
+      }
+      const refs = reference.list ? value : [value];
+      if (!Array.isArray(refs) || refs.some((ref) => typeof ref !== 'string')) {
+        const shape = reference.list ? 'an array of strings' : 'a string';
+        throw new ImportRowError(`${reference.from} must be ${shape}`);
+      }
+      const ids = await this.imports.idsByExternalRef(manager, scope.teamId, reference.table, refs as string[]);
+      const unknown = (refs as string[]).filter((ref) => !ids.has(ref));
+      if (unknown.length > 0) {
+        throw new ImportRowError(
+          `${reference.from} names no record of the team: ${unknown.map((ref) => JSON.stringify(ref)).join(', ')}`,
+        );
+      }
+      const resolved = (refs as string[]).map((ref) => ids.get(ref) as string);
+      body[reference.to] = reference.list ? resolved : resolved[0];
+    }
+  }
+}

@@ -1,0 +1,153 @@
+import { Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import {
+  ApiDataResponse,
+  ApiErrors,
+  ApiErrorsWith,
+  ApiPageResponse,
+  ApiWrite,
+  Authenticated,
+  IdParam,
+  NoBody,
+  PagingQuery,
+  RATE_LIMIT_HEADERS,
+  TeamId,
+  type Page,
+} from '@app/common';
+import { HttpException, HttpStatus } from '@nestjs/common';
+import { CreateImportQuery, ImportTemplateQuery } from './dto/create-import.query.js';
+import { ImportErrorResponse, ImportResponse } from './dto/import.response.js';
+import { ResourceCsvs } from '../exports/index.js';
+import { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS, type ImportFormat } from './import-receiver.js';
+import { ImportsService } from './imports.service.js';
+
+/** What Swagger UI pre-fills the POST with: two units, the second naming the first's city. */
+const CSV_EXAMPLE =
+  'externalRef,addressLine1,city,postcode,country\n' +
+  'UNIT-IMPORT-1,1 Example Street,London,E1 6AN,GB\n' +
+  'UNIT-IMPORT-2,2 Example Street,London,E1 6AN,GB\n';
+
+const IMPORT_NOT_FOUND = { 404: 'Import not found' };
+
+/** The body's format from its Content-Type; 415 for any other. */
+function formatOf(request: Request): ImportFormat {
+  if (request.is('text/csv')) return 'csv';
+  if (request.is('application/x-ndjson')) return 'ndjson';
+  throw new HttpException(
+    { message: 'Content-Type must be text/csv or application/x-ndjson' },
+    HttpStatus.UNSUPPORTED_MEDIA_TYPE,
+  );
+}
+
+@ApiTags('Imports')
+@Authenticated()
+@Controller('imports')
+export class ImportsController {
+  constructor(
+    private readonly imports: ImportsService,
+    private readonly csvs: ResourceCsvs,
+  ) {}
+
+  @Post()
+  @HttpCode(202)
+  @ApiOperation({
+    summary: 'Import records from CSV or NDJSON',
+    description:
+      '`text/csv` (a header row of field names) or `application/x-ndjson` (one JSON object a line), at most ' +
+      `${MAX_IMPORT_ROWS} rows and 20 MiB (413). Each row is validated as the resource's POST validates its body; ` +
+      'a row whose `externalRef` already names a record of the team updates it as a PUT would. References by ' +
+      'external id: `unitExternalRef`, `tenantExternalRef`, `contractorExternalRef` (work orders) and ' +
+      '`unitExternalRefs` (tenants). In CSV an empty cell is an omitted field, list fields are `;`-separated and ' +
+      'nested ones JSON. An unknown CSV column is 400 (output-only fields are ignored); an unknown NDJSON ' +
+      'property fails its row. Answers 202 at once: the import runs in the background (`GET /v1/imports/{id}`), ' +
+      'failing rows are skipped and listed by `GET /v1/imports/{id}/errors`. Counted as one write. See docs/imports.md.',
+  })
+  @ApiConsumes('text/csv', 'application/x-ndjson')
+  @ApiBody({ schema: { type: 'string', example: CSV_EXAMPLE }, description: 'The rows' })
+  @ApiWrite(ImportResponse, 202, 'Accepted: queued', 400, 409, 413, 415)
+  async create(
+    @TeamId() teamId: string,
+    @Query() query: CreateImportQuery,
+    @Req() request: Request,
+  ): Promise<{ data: ImportResponse }> {
+    const format = formatOf(request);
+    if (Number(request.headers['content-length'] ?? 0) > MAX_IMPORT_BYTES) {
+      request.resume();
+      throw new HttpException({ message: 'An import body is at most 20971520 bytes (20 MiB)' }, 413);
+    }
+    return { data: await this.imports.create(teamId, query.resource, query.dryRun, format, request) };
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'List imports', description: 'Newest first. `page` ≥ 1, `pageSize` 1–50 (default 20).' })
+  @ApiPageResponse(ImportResponse)
+  @ApiErrors(400)
+  list(@TeamId() teamId: string, @Query() query: PagingQuery): Promise<Page<ImportResponse>> {
+    return this.imports.list(teamId, query.page, query.pageSize);
+  }
+
+  // Before `:importId`, which would take `template` as an id.
+  @Get('template')
+  @ApiOperation({
+    summary: 'The CSV template of an import',
+    description: "A CSV file holding the header row of the resource's import columns.",
+  })
+  @ApiResponse({
+    status: 200,
+    description: 'The header row',
+    headers: RATE_LIMIT_HEADERS,
+    content: { 'text/csv': { schema: { type: 'string' } } },
+  })
+  @ApiErrors(400)
+  template(@Query() query: ImportTemplateQuery, @Res() response: Response): void {
+    const header = [...(this.csvs.importColumnsOf(query.resource)?.columns.keys() ?? [])].join(',');
+    response
+      .status(200)
+      .type('text/csv')
+      .setHeader('Content-Disposition', `attachment; filename="${query.resource}-import.csv"`);
+    response.send(`${header}\n`);
+  }
+
+  @Get(':importId')
+  @ApiOperation({ summary: 'Get an import' })
+  @ApiParam({ name: 'importId', format: 'uuid' })
+  @ApiDataResponse(ImportResponse)
+  @ApiErrorsWith(IMPORT_NOT_FOUND, 400, 404)
+  async get(@TeamId() teamId: string, @IdParam('importId') id: string): Promise<{ data: ImportResponse }> {
+    return { data: await this.imports.get(teamId, id) };
+  }
+
+  @Get(':importId/errors')
+  @ApiOperation({
+    summary: 'List the rows of an import that failed',
+    description:
+      'In row order (rows numbered from 1 for the first data row); `externalRef` null when the row has none.',
+  })
+  @ApiParam({ name: 'importId', format: 'uuid' })
+  @ApiPageResponse(ImportErrorResponse, 'One page of failed rows, in row order')
+  @ApiErrorsWith(IMPORT_NOT_FOUND, 400, 404)
+  errors(
+    @TeamId() teamId: string,
+    @IdParam('importId') id: string,
+    @Query() query: PagingQuery,
+  ): Promise<Page<ImportErrorResponse>> {
+    return this.imports.errors(teamId, id, query.page, query.pageSize);
+  }
+
+  @Post(':importId/cancel')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Cancel an import',
+    description: 'Rows already written stay. A finished import (succeeded, failed or cancelled) is 409.',
+  })
+  @ApiParam({ name: 'importId', format: 'uuid' })
+  @ApiWrite(ImportResponse, 200, 'Cancelled', 400, 404, 409)
+  async cancel(
+    @TeamId() teamId: string,
+    @IdParam('importId') id: string,
+    @NoBody() _body: void,
+  ): Promise<{ data: ImportResponse }> {
+    return { data: await this.imports.cancel(teamId, id) };
+  }
+}

@@ -1,0 +1,4 @@
+export * from './imports.module.js';
+export * from './imports.service.js';
+export * from './import-runner.js';
+export { ImportResponse, ImportErrorResponse } from './dto/import.response.js';

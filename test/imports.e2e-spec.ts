@@ -1,0 +1,305 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { expectError, ISO_WITH_MS, UUID } from './support/assertions.js';
+import { bearer, createTestApp, type Team, type TestApp } from './support/test-app.js';
+import { until } from './support/until.js';
+
+// CONTRACT "Imports and exports": the POST that queues an import (CSV or NDJSON), the background job that runs it
+// (records, events and history with actor import), row errors, dry runs, cancel, limits, idempotency and another
+// team seeing nothing. Resuming after a crash and two runners sharing an import: test/medium/import-runner.
+
+interface Import {
+  id: string;
+  resource: string;
+  status: string;
+  dryRun: boolean;
+  totalRows: number;
+  processedRows: number;
+  createdCount: number;
+  updatedCount: number;
+  failedCount: number;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+}
+
+const FINAL = ['succeeded', 'failed', 'cancelled'];
+
+describe('imports', () => {
+  let sut: TestApp;
+  let team: Team;
+  let other: Team;
+
+  beforeAll(async () => {
+    sut = await createTestApp();
+    team = await sut.createTeam('Imports team');
+    other = await sut.createTeam('Other team');
+  });
+  afterAll(() => sut.close());
+
+  const post = (resource: string, body: string, type = 'text/csv', extra = '', who: Team = team) =>
+    sut
+      .http()
+      .post(`/v1/imports?resource=${resource}${extra}`)
+      .set(...bearer(who))
+      .set('Content-Type', type)
+      .send(body);
+  const get = (path: string, who: Team = team) =>
+    sut
+      .http()
+      .get(path)
+      .set(...bearer(who));
+
+  /** Posts an import and waits for it to reach a final status. */
+  async function imported(resource: string, body: string, type = 'text/csv', extra = ''): Promise<Import> {
+    const response = await post(resource, body, type, extra);
+    expect(response.status).toBe(202);
+    const { id } = (response.body as { data: Import }).data;
+    let current: Import | undefined;
+    await until(async () => {
+      current = ((await get(`/v1/imports/${id}`)).body as { data: Import }).data;
+      return FINAL.includes(current.status);
+    }, `import ${id} to finish`);
+    return current as Import;
+  }
+
+  const list = async (path: string, who: Team = team) =>
+    (await get(path, who)).body as { data: Record<string, unknown>[] };
+
+  it('creates units from CSV, answering 202 with the queued import', async () => {
+    const csv =
+      'externalRef,addressLine1,city,postcode,country,id,fullAddress\nU-1,1 High St,Leeds,LS1 1AA,GB,,\nU-2,2 High St,Leeds,LS1 1AB,GB,,\n';
+    const response = await post('units', csv);
+    expect(response.status).toBe(202);
+    const queued = (response.body as { data: Import }).data;
+    expect(queued).toEqual({
+      id: expect.stringMatching(UUID),
+      resource: 'units',
+      status: 'queued',
+      dryRun: false,
+      totalRows: 2,
+      processedRows: 0,
+      createdCount: 0,
+      updatedCount: 0,
+      failedCount: 0,
+      createdAt: expect.stringMatching(ISO_WITH_MS),
+      startedAt: null,
+      finishedAt: null,
+    });
+    await until(
+      async () => ((await get(`/v1/imports/${queued.id}`)).body as { data: Import }).data.status === 'succeeded',
+      'the import',
+    );
+    const done = ((await get(`/v1/imports/${queued.id}`)).body as { data: Import }).data;
+    expect(done).toMatchObject({ processedRows: 2, createdCount: 2, updatedCount: 0, failedCount: 0 });
+    expect(done.startedAt).toMatch(ISO_WITH_MS);
+    expect(done.finishedAt).toMatch(ISO_WITH_MS);
+    const units = await list('/v1/units?externalRef=U-1');
+    expect(units.data).toEqual([
+      expect.objectContaining({ externalRef: 'U-1', fullAddress: '1 High St, Leeds, LS1 1AA, GB' }),
+    ]);
+  });
+
+  it('updates the record an externalRef names (as a PUT: omitted fields keep their values), and creates the others', async () => {
+    const result = await imported('units', 'externalRef,city\nU-1,York\nU-3,York\n');
+    // U-3 is new and lacks the required fields: the row fails as the POST would.
+    expect(result).toMatchObject({
+      status: 'succeeded',
+      totalRows: 2,
+      processedRows: 2,
+      createdCount: 0,
+      updatedCount: 1,
+      failedCount: 1,
+    });
+    const [unit] = (await list('/v1/units?externalRef=U-1')).data;
+    expect(unit).toMatchObject({ city: 'York', addressLine1: '1 High St', postcode: 'LS1 1AA' });
+    const errors = (await get(`/v1/imports/${result.id}/errors`)).body as { data: unknown[]; pagination: object };
+    expect(errors.data).toEqual([{ row: 2, externalRef: 'U-3', error: expect.stringContaining('addressLine1') }]);
+  });
+
+  it('links tenants by unitExternalRefs and work orders by unitExternalRef / tenantExternalRef, with any status', async () => {
+    const tenants = await imported(
+      'tenants',
+      'externalRef,firstName,lastName,unitExternalRefs\nT-1,Ada,Lovelace,U-1;U-2\nT-2,Alan,Turing,U-404\n',
+    );
+    expect(tenants).toMatchObject({ createdCount: 1, failedCount: 1 });
+    const errors = (await get(`/v1/imports/${tenants.id}/errors`)).body as { data: { error: string }[] };
+    expect(errors.data).toEqual([{ row: 2, externalRef: 'T-2', error: expect.stringContaining('"U-404"') }]);
+    const [tenant] = (await list('/v1/tenants?externalRef=T-1')).data as { tenantUnits: unknown[] }[];
+    expect(tenant.tenantUnits).toHaveLength(2);
+
+    const lines = [
+      { externalRef: 'WO-1', title: 'Leak', unitExternalRef: 'U-1', tenantExternalRef: 'T-1', status: 'completed' },
+      { externalRef: 'WO-2', title: 'Door', unitExternalRef: 'U-2' },
+    ];
+    const orders = await imported(
+      'work-orders',
+      lines.map((line) => JSON.stringify(line)).join('\n'),
+      'application/x-ndjson',
+    );
+    expect(orders).toMatchObject({ status: 'succeeded', createdCount: 2, failedCount: 0 });
+    const [completed] = (await list('/v1/work-orders?externalRef=WO-1')).data;
+    expect(completed).toMatchObject({ status: 'completed', resolvedAt: orders.createdAt });
+    // Back to reported: no transition rules for an import.
+    const again = await imported(
+      'work-orders',
+      JSON.stringify({ externalRef: 'WO-1', status: 'reported' }),
+      'application/x-ndjson',
+    );
+    expect(again).toMatchObject({ updatedCount: 1, failedCount: 0 });
+    expect((await list('/v1/work-orders?externalRef=WO-1')).data[0]).toMatchObject({
+      status: 'reported',
+      resolvedAt: null,
+    });
+  });
+
+  it('fails an NDJSON row with an unknown property or bad JSON, and writes the others', async () => {
+    const body = [
+      JSON.stringify({ externalRef: 'L-1', name: 'Landlord One', colour: 'blue' }),
+      '{not json',
+      JSON.stringify({ externalRef: 'L-2', name: 'Landlord Two', status: 'inactive' }),
+    ].join('\n');
+    const result = await imported('landlords', body, 'application/x-ndjson');
+    expect(result).toMatchObject({ totalRows: 3, createdCount: 1, failedCount: 2 });
+    const errors = (await get(`/v1/imports/${result.id}/errors?pageSize=1`)).body as {
+      data: { row: number; externalRef: string | null; error: string }[];
+      pagination: { total: number };
+    };
+    expect(errors.data).toEqual([{ row: 1, externalRef: 'L-1', error: expect.stringContaining('colour') }]);
+    expect(errors.pagination).toMatchObject({ total: 2 });
+    const second = (await get(`/v1/imports/${result.id}/errors?page=2&pageSize=1`)).body as { data: unknown[] };
+    expect(second.data).toEqual([{ row: 2, externalRef: null, error: 'The line is not valid JSON' }]);
+    // A landlord's own status is a field of its POST, written as given.
+    expect((await list('/v1/landlords?externalRef=L-2')).data).toEqual([
+      expect.objectContaining({ status: 'inactive' }),
+    ]);
+  });
+
+  it('dry run: counts what it would do and writes nothing', async () => {
+    const result = await imported(
+      'contractors',
+      'externalRef,companyName,contactName,trades\nC-DRY,Dry Run Ltd,Dee Ryan,plumbing;heating\nC-DRY,Dry Run Ltd,Dee Ryan,plumbing\n',
+      'text/csv',
+      '&dryRun=true',
+    );
+    // The second row updates what the first would have created (in the same batch).
+    expect(result).toMatchObject({
+      dryRun: true,
+      status: 'succeeded',
+      createdCount: 1,
+      updatedCount: 1,
+      failedCount: 0,
+    });
+    expect(((await get(`/v1/imports/${result.id}/errors`)).body as { data: unknown[] }).data).toEqual([]);
+    expect((await list('/v1/contractors?externalRef=C-DRY')).data).toEqual([]);
+  });
+
+  it('refuses an unknown CSV column with 400 before it starts, and other content types with 415', async () => {
+    expect(expectError(await post('units', 'externalRef,colour\nU-9,blue\n'), 400)).toMatch(/^Unknown column colour/);
+    expectError(await post('units', '{}', 'application/json'), 415);
+    expectError(await post('planets', 'externalRef\nX\n'), 400);
+    const imports = (await list('/v1/imports?pageSize=50')).data;
+    expect(imports.every((item) => item.status !== 'queued' || item.totalRows !== 1)).toBe(true);
+  });
+
+  it('refuses more than 50,000 rows with 413', async () => {
+    const csv = `externalRef\n${'X\n'.repeat(50_001)}`;
+    expect(expectError(await post('units', csv), 413)).toMatch(/50000 rows/);
+  });
+
+  it('refuses a body over 20 MiB with 413', async () => {
+    const csv = `externalRef,addressLine1\n${`X,${'a'.repeat(1000)}\n`.repeat(21 * 1024)}`;
+    expectError(await post('units', csv), 413);
+  });
+
+  it('announces each record (history actor: the import) and the import itself (import.completed)', async () => {
+    const result = await imported(
+      'units',
+      'externalRef,addressLine1,city,postcode,country\nU-EV,3 Low St,Hull,HU1 1AA,GB\n',
+    );
+    const [unit] = (await list('/v1/units?externalRef=U-EV')).data as { id: string }[];
+    const history = (await get(`/v1/units/${unit.id}/history`)).body as { data: { type: string; actor: object }[] };
+    expect(history.data).toEqual([
+      expect.objectContaining({ type: 'created', actor: { type: 'import', id: result.id } }),
+    ]);
+    const events = (await get('/v1/events?types=import.completed')).body as { data: { data: { object: Import } }[] };
+    expect(events.data.map((event) => event.data.object)).toContainEqual(
+      expect.objectContaining({ id: result.id, status: 'succeeded' }),
+    );
+  });
+
+  it('cancel: 200 with the cancelled import, then 409; 404 for another team', async () => {
+    const result = await imported('units', 'externalRef\n');
+    expect(result).toMatchObject({ status: 'succeeded', totalRows: 0 });
+    expectError(
+      await sut
+        .http()
+        .post(`/v1/imports/${result.id}/cancel`)
+        .set(...bearer(team)),
+      409,
+    );
+    const queued = (await post('landlords', 'externalRef,name\nL-C,Cancelled\n')).body as { data: Import };
+    const cancel = await sut
+      .http()
+      .post(`/v1/imports/${queued.data.id}/cancel`)
+      .set(...bearer(team));
+    // It may have finished first: either it is cancelled now or it had already ended.
+    if (cancel.status === 200) {
+      expect((cancel.body as { data: Import }).data).toMatchObject({
+        status: 'cancelled',
+        finishedAt: expect.stringMatching(ISO_WITH_MS),
+      });
+      expectError(
+        await sut
+          .http()
+          .post(`/v1/imports/${queued.data.id}/cancel`)
+          .set(...bearer(team)),
+        409,
+      );
+    } else expectError(cancel, 409);
+    expectError(
+      await sut
+        .http()
+        .post(`/v1/imports/${queued.data.id}/cancel`)
+        .set(...bearer(other)),
+      404,
+    );
+  });
+
+  it('Idempotency-Key: a repeat is answered as the first, with no second import', async () => {
+    const send = () =>
+      sut
+        .http()
+        .post('/v1/imports?resource=landlords')
+        .set(...bearer(team))
+        .set('Idempotency-Key', 'import-once')
+        .set('Content-Type', 'text/csv')
+        .send('externalRef,name\nL-I,Once\n');
+    const first = await send();
+    const second = await send();
+    expect(first.status).toBe(202);
+    expect(second.status).toBe(202);
+    expect((second.body as { data: Import }).data.id).toBe((first.body as { data: Import }).data.id);
+  });
+
+  it('lists imports newest first; another team sees none of them', async () => {
+    const mine = (await get('/v1/imports?pageSize=50')).body as { data: Import[]; pagination: { total: number } };
+    expect(mine.data.length).toBeGreaterThan(3);
+    const created = mine.data.map((item) => item.createdAt);
+    expect([...created].sort().reverse()).toEqual(created);
+    const theirs = (await get('/v1/imports', other)).body as { data: Import[] };
+    expect(theirs.data).toEqual([]);
+    expectError(await get(`/v1/imports/${mine.data[0].id}`, other), 404);
+    expectError(await get(`/v1/imports/${mine.data[0].id}/errors`, other), 404);
+  });
+
+  it('serves the CSV template of a resource', async () => {
+    const response = await get('/v1/imports/template?resource=work-orders');
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^text\/csv/);
+    const header = (response.text ?? '').trim().split(',');
+    expect(header).toEqual(
+      expect.arrayContaining(['externalRef', 'title', 'status', 'unitExternalRef', 'tenantExternalRef']),
+    );
+    expect(header).not.toContain('id');
+  });
+});
