@@ -35,6 +35,8 @@ const SPECS = [
   'contract-history',
   'work-order-notes',
   'work-order-attachments',
+  'contract-exports',
+  'imports',
 ];
 
 export default {

@@ -392,7 +392,7 @@ describe('OpenAPI document', () => {
     }
   });
 
-  it('documents a text/csv answer (a string) on the 200 of every resource list, and on no other operation', () => {
+  it('documents a text/csv answer (a string) on the 200 of every resource list and the import template, and on no other operation', () => {
     const lists = EVERY_RESOURCE.map((resource) => resource.path);
     expect(lists.length).toBeGreaterThan(0);
     const withCsv = Object.entries(doc.paths).flatMap(([path, operations]) =>
@@ -402,7 +402,8 @@ describe('OpenAPI document', () => {
           : [],
       ),
     );
-    expect(withCsv.sort()).toEqual(lists.map((path) => `GET ${path}`).sort());
+    // Besides the lists' exports, the import's CSV template (a header row to fill in) is CSV.
+    expect(withCsv.sort()).toEqual([...lists.map((path) => `GET ${path}`), 'GET /v1/imports/template'].sort());
     for (const path of lists) {
       const csv = operation('get', path).responses['200'].content?.['text/csv']?.schema;
       expect({ path, csv }).toEqual({ path, csv: expect.objectContaining({ type: 'string' }) });
