@@ -116,7 +116,18 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
       return;
     }
     let outcome: BatchOutcome = 'more';
-    while (outcome === 'more' && !this.closed) outcome = await this.runBatch(claimed);
+    try {
+      while (outcome === 'more' && !this.closed) outcome = await this.runBatch(claimed);
+    } catch (error) {
+      // A batch that failed as a whole (the database away, a statement timeout) rolled back: the import is claimed
+      // again after a pause that doubles with each fruitless claim (1 s, 2 s, … up to the lease), not after the
+      // whole lease; IMPORT_MAX_FRUITLESS_CLAIMS in a row give it up as failed.
+      const pauseMs = Math.min(IMPORT_LEASE_MS, 1_000 * 2 ** Math.max(0, (claimed.claimsWithoutProgress ?? 1) - 1));
+      this.log.warn(`import ${claimed.id}: a batch failed (${(error as Error).message}); retried in ${pauseMs} ms`);
+      await this.imports
+        .releaseLease(claimed.teamId, claimed.id, new Date(this.clock.now() + pauseMs))
+        .catch(() => undefined);
+    }
   }
 
   /** One batch, in one transaction: 'more' to come, 'done' (final status written), or 'stopped' (not running). */

@@ -201,6 +201,16 @@ export class ImportsRepository {
     );
   }
 
+  /** Lets any runner claim a running import again from `at` (a batch that failed: it is retried, not waited out). */
+  async releaseLease(teamId: string, importId: string, at: Date): Promise<void> {
+    await teamUpdate(
+      this.db.manager,
+      teamId,
+      { table: 'imports i', set: 'locked_until = $3', where: "i.id = $2 AND i.status = 'running'" },
+      [importId, at],
+    );
+  }
+
   /** Sets a final status (`succeeded`, `failed`, `cancelled`) of an import not already final; its rows are dropped. */
   async finish(manager: EntityManager, teamId: string, importId: string, status: ImportStatus, at: Date) {
     const [row] = await teamUpdate<{ id: string }>(
