@@ -184,4 +184,37 @@ describe(ImportRunner.name, () => {
     expect(result.units).toEqual([]);
     expect(result.completed).toBe(1);
   });
+
+  it('retries a batch that failed as a whole after a pause that doubles, not after the whole lease', async () => {
+    const id = await queue('RETRY');
+    const clock = new ManualClock(app.clock.now());
+    // The batch's progress update fails with a database error (not a row's): the batch rolls back as a whole.
+    await app.sql(`CREATE FUNCTION refuse_progress() RETURNS trigger LANGUAGE plpgsql AS
+      $$ BEGIN IF NEW.processed_rows > OLD.processed_rows THEN RAISE EXCEPTION 'the database refused'; END IF;
+      RETURN NEW; END $$`);
+    await app.sql(
+      'CREATE TRIGGER refuse_progress BEFORE UPDATE ON imports FOR EACH ROW EXECUTE FUNCTION refuse_progress()',
+    );
+    const leaseOf = async () =>
+      (await app.sql<{ at: Date }>('SELECT locked_until AS at FROM imports WHERE id = $1', [id]))[0].at.getTime();
+    try {
+      const first = await runner(clock).claim();
+      await runner(clock).run(first!);
+      expect(await leaseOf()).toBe(clock.now() + 1_000);
+      clock.advance(999);
+      expect(await runner(clock).claim()).toBeUndefined();
+      clock.advance(1);
+      const second = await runner(clock).claim();
+      expect(second).toMatchObject({ id, claimsWithoutProgress: 2 });
+      await runner(clock).run(second!);
+      expect(await leaseOf()).toBe(clock.now() + 2_000);
+    } finally {
+      await app.sql('DROP TRIGGER refuse_progress ON imports');
+      await app.sql('DROP FUNCTION refuse_progress()');
+    }
+    clock.advance(2_000);
+    const third = await runner(clock).claim();
+    await runner(clock).run(third!);
+    expectEveryRowOnce(await written(id, 'RETRY'), 'RETRY');
+  });
 });
