@@ -1,11 +1,14 @@
 import type { AddressInfo } from 'node:net';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import {
   createPortfolioClient,
   etagOf,
   ifMatch,
+  ImportTimeoutError,
   PortfolioApiError,
   type Fetch,
+  type Import,
   type PortfolioClient,
   type PortfolioClientOptions,
 } from '@app/client';
@@ -25,6 +28,7 @@ interface Sent {
   url: string;
   idempotencyKey: string | null;
   ifMatch: string | null;
+  contentType: string | null;
 }
 
 /** A fetch that records every attempt (what reached the network) before sending it for real. */
@@ -35,6 +39,7 @@ function recordingFetch(sent: Sent[], send: Fetch = (request) => globalThis.fetc
       url: request.url,
       idempotencyKey: request.headers.get('Idempotency-Key'),
       ifMatch: request.headers.get('If-Match'),
+      contentType: request.headers.get('Content-Type'),
     });
     return send(request);
   };
@@ -52,6 +57,7 @@ describe('typed client (libs/client) against the real app', () => {
   let baseUrl: string;
   let apiKey: string;
   let client: PortfolioClient;
+  let pacing: PortfolioClient;
   const sent: Sent[] = [];
   const waits: number[] = [];
   /** Every operation the client has sent, as `METHOD /schema/path`, to compare with the document. */
@@ -81,8 +87,20 @@ describe('typed client (libs/client) against the real app', () => {
     baseUrl = await serve(sut);
     ({ apiKey } = await sut.createTeam('Client team'));
     client = clientWith();
+    // For imports that must run to their end: the waits really pass (as `until` does), so the readings do not
+    // crowd out the import's own work; they are still recorded.
+    pacing = clientWith({
+      sleep: async (ms) => {
+        waits.push(ms);
+        await new Promise((resolve) => setTimeout(resolve, ms));
+      },
+    });
   });
   afterAll(() => sut.close());
+
+  /** Waits for an import to reach its final status, reading it every 20 ms. */
+  const finished = (importId: string): Promise<Import> =>
+    pacing.waitForImport(importId, { intervalMs: 20, timeoutMs: 60_000 });
 
   const resetRecords = (): void => {
     sent.length = 0;
@@ -480,6 +498,165 @@ describe('typed client (libs/client) against the real app', () => {
       parseAs: 'text',
     });
     expect(template.data).toMatch(/^addressLine1,/);
+  });
+
+  it('importRecords sends CSV (text or a Blob); waitForImport follows it to its end; importErrors lists the bad row', async () => {
+    resetRecords();
+    const csv =
+      'externalRef,addressLine1,city,postcode,country\n' +
+      'HELPER-U-1,1 Helper Row,York,YO1 7HH,GB\n' +
+      'HELPER-U-2,,York,YO1 7HH,GB\n' +
+      'HELPER-U-3,3 Helper Row,York,YO1 7HH,GB\n';
+    const started = await client.importRecords('units', csv);
+    expect(started).toMatchObject({ resource: 'units', status: 'queued', dryRun: false, totalRows: 3 });
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ method: 'POST', contentType: 'text/csv' });
+    expect(sent[0].idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+    expect(Object.fromEntries(new URL(sent[0].url).searchParams)).toEqual({ resource: 'units' });
+
+    const done = await finished(started.id);
+    expect(done).toMatchObject({
+      id: started.id,
+      status: 'succeeded',
+      totalRows: 3,
+      processedRows: 3,
+      createdCount: 2,
+      updatedCount: 0,
+      failedCount: 1,
+      finishedAt: expect.any(String),
+    });
+    expect(waits.every((ms) => ms === 20)).toBe(true);
+    expect(sent.filter((attempt) => attempt.method === 'GET')).toHaveLength(waits.length + 1);
+    const errors: unknown[] = [];
+    for await (const error of client.importErrors(started.id)) errors.push(error);
+    expect(errors).toEqual([{ row: 2, externalRef: 'HELPER-U-2', error: expect.stringContaining('addressLine1') }]);
+    const units = ok(await client.GET('/v1/units', { params: { query: { search: 'helper row' } } })).data;
+    expect(units.map((unit) => unit.externalRef).sort()).toEqual(['HELPER-U-1', 'HELPER-U-3']);
+
+    // A Blob is sent as it is; a row naming an existing externalRef updates that record.
+    const again = await client.importRecords(
+      'units',
+      new Blob(['externalRef,county\nHELPER-U-1,North Yorkshire\n'], { type: 'text/plain' }),
+    );
+    expect(await finished(again.id)).toMatchObject({ status: 'succeeded', updatedCount: 1 });
+    expect(sent.at(-1)?.url).toContain(`/v1/imports/${again.id}`);
+    const updated = ok(await client.GET('/v1/units', { params: { query: { search: 'helper row' } } })).data;
+    expect(updated.find((unit) => unit.externalRef === 'HELPER-U-1')?.county).toBe('North Yorkshire');
+
+    // A refusal of the whole import throws the API's error; so does reading an import of no one.
+    await expect(client.importRecords('units', 'externalRef,colour\nX,red\n')).rejects.toMatchObject({
+      status: 400,
+      error: expect.stringContaining('colour'),
+    });
+    await expect(client.waitForImport('00000000-0000-4000-8000-000000000000')).rejects.toThrow(PortfolioApiError);
+  });
+
+  it('importRecords sends an array of records as NDJSON; importErrors walks every page of failed rows', async () => {
+    resetRecords();
+    const started = await client.importRecords('landlords', [
+      { externalRef: 'HELPER-L-1', name: 'Ndjson Estates', email: 'ndjson@example.com' },
+      { externalRef: 'HELPER-L-2', name: 'Nickname Estates', nickname: 'unknown property' },
+      { externalRef: 'HELPER-L-3' },
+    ]);
+    expect(started).toMatchObject({ resource: 'landlords', status: 'queued', totalRows: 3 });
+    expect(sent[0]).toMatchObject({ method: 'POST', contentType: 'application/x-ndjson' });
+    expect(sent[0].idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await finished(started.id)).toMatchObject({
+      status: 'succeeded',
+      createdCount: 1,
+      failedCount: 2,
+    });
+
+    resetRecords();
+    const errors: Array<{ row: number; externalRef: string | null }> = [];
+    for await (const { row, externalRef } of client.importErrors(started.id, { pageSize: 1 })) {
+      errors.push({ row, externalRef });
+    }
+    expect(errors).toEqual([
+      { row: 2, externalRef: 'HELPER-L-2' },
+      { row: 3, externalRef: 'HELPER-L-3' },
+    ]);
+    expect(sent.map((attempt) => new URL(attempt.url).searchParams.get('page'))).toEqual(['1', '2']);
+    const landlords = ok(await client.GET('/v1/landlords', { params: { query: { search: 'ndjson estates' } } })).data;
+    expect(landlords.map((landlord) => landlord.externalRef)).toEqual(['HELPER-L-1']);
+
+    // An NDJSON text is sent as NDJSON when asked; an array cannot be sent as CSV.
+    resetRecords();
+    const text = await client.importRecords(
+      'landlords',
+      '{"externalRef":"HELPER-L-1","phoneNumber":"0113 496 0000"}\n',
+      {
+        format: 'ndjson',
+      },
+    );
+    expect(sent[0].contentType).toBe('application/x-ndjson');
+    expect(await finished(text.id)).toMatchObject({ status: 'succeeded', updatedCount: 1 });
+    await expect(client.importRecords('landlords', [], { format: 'csv' })).rejects.toThrow(TypeError);
+  });
+
+  it('importRecords with dryRun counts what the rows would do and writes nothing', async () => {
+    resetRecords();
+    const started = await client.importRecords(
+      'landlords',
+      [{ externalRef: 'HELPER-DRY-1', name: 'Dry Run Lettings' }, { externalRef: 'HELPER-DRY-2' }],
+      { dryRun: true },
+    );
+    expect(started).toMatchObject({ dryRun: true, totalRows: 2 });
+    expect(Object.fromEntries(new URL(sent[0].url).searchParams)).toEqual({ resource: 'landlords', dryRun: 'true' });
+    expect(await finished(started.id)).toMatchObject({
+      status: 'succeeded',
+      dryRun: true,
+      createdCount: 1,
+      failedCount: 1,
+    });
+    const errors: unknown[] = [];
+    for await (const error of client.importErrors(started.id)) errors.push(error);
+    expect(errors).toEqual([{ row: 2, externalRef: 'HELPER-DRY-2', error: expect.stringContaining('name') }]);
+    const landlords = ok(await client.GET('/v1/landlords', { params: { query: { search: 'dry run lettings' } } }));
+    expect(landlords.data).toEqual([]);
+  });
+
+  it('waitForImport gives up after timeoutMs of waits (through the injected sleep), naming the last status', async () => {
+    // Another session holds the units table, so the import cannot write its row: it stays queued or running.
+    const holder = new pg.Client({ connectionString: sut.databaseUrl });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('LOCK TABLE units IN EXCLUSIVE MODE');
+      const started = await client.importRecords(
+        'units',
+        'externalRef,addressLine1,city,postcode,country\nHELPER-T-1,1 Stuck Row,Hull,HU1 1AA,GB\n',
+      );
+
+      resetRecords();
+      const waiting = client.waitForImport(started.id, { intervalMs: 15_000, timeoutMs: 60_000 });
+      await expect(waiting).rejects.toThrow(ImportTimeoutError);
+      await expect(waiting).rejects.toThrow(
+        new RegExp(`^Import ${started.id} did not finish within 60000 ms: it is still (queued|running) `),
+      );
+      const failure = (await waiting.catch((error: unknown) => error)) as ImportTimeoutError;
+      expect(failure.lastImport).toMatchObject({ id: started.id, finishedAt: null });
+      expect(waits).toEqual([15_000, 15_000, 15_000, 15_000]);
+      expect(sent.map((attempt) => attempt.method)).toEqual(['GET', 'GET', 'GET', 'GET', 'GET']);
+
+      // An abort stops the wait with the signal's reason, before the next reading.
+      resetRecords();
+      const controller = new AbortController();
+      const aborting = clientWith({
+        sleep: async () => {
+          controller.abort(new Error('stop waiting'));
+        },
+      });
+      await expect(aborting.waitForImport(started.id, { signal: controller.signal })).rejects.toThrow('stop waiting');
+      expect(sent).toHaveLength(1);
+
+      await holder.query('ROLLBACK');
+      // Released, it is cancelled (or had just finished): no import of this test is left running.
+      await client.POST('/v1/imports/{importId}/cancel', { params: { path: { importId: started.id } } });
+      expect(['succeeded', 'cancelled']).toContain((await finished(started.id)).status);
+    } finally {
+      await holder.end();
+    }
   });
 
   it('carries a repair through: notes on a work order and every record’s history, with types from the document', async () => {

@@ -81,6 +81,73 @@ export interface PortfolioClient extends Client<paths, Json> {
    * read its body as a stream. A refusal (400 for a bad filter) throws a {@link PortfolioApiError}.
    */
   exportCsv<P extends ListPath>(path: P, query?: ExportQuery<P>): Promise<string>;
+  /**
+   * Starts an import (`POST /v1/imports`, docs/imports.md) and returns it as queued (the 202's `data`). `body` is
+   * CSV (a string, `Blob` or bytes, sent as `text/csv`) or an array of objects (sent as NDJSON, one JSON object a
+   * line, `application/x-ndjson`); `options.format` overrides the guess (an NDJSON string or file). The call
+   * carries an `Idempotency-Key` like every write. A refusal (400 unknown column, 413 too large, 415) throws a
+   * {@link PortfolioApiError}; rows that fail are not refusals: they are counted and listed by
+   * {@link PortfolioClient.importErrors}. Follow it with {@link PortfolioClient.waitForImport}.
+   */
+  importRecords(resource: ImportResource, body: ImportBody, options?: ImportOptions): Promise<Import>;
+  /**
+   * Reads the import (`GET /v1/imports/{id}`) every `intervalMs` until it is `succeeded`, `failed` or `cancelled`,
+   * and returns it. Waits go through the client's `sleep`. Past `timeoutMs` it throws an
+   * {@link ImportTimeoutError} holding the last reading; an aborted `signal` throws its reason; a refusal (404)
+   * throws a {@link PortfolioApiError}. `succeeded` may still carry failed rows: see `failedCount`.
+   */
+  waitForImport(importId: string, options?: WaitForImportOptions): Promise<Import>;
+  /** Every failed row of an import (`GET /v1/imports/{id}/errors`), page after page, in row order. */
+  importErrors(importId: string, options?: { pageSize?: number }): AsyncGenerator<ImportRowError, void, undefined>;
+}
+
+/** An import as the API answers it. */
+export type Import = components['schemas']['ImportResponse'];
+
+/** What an import creates or updates: `units`, `tenants`, `landlords`, `contractors`, `work-orders`. */
+export type ImportResource = components['schemas']['ImportResource'];
+
+/** A row of an import that failed: `{ row, externalRef, error }`, rows numbered from 1 for the first data row. */
+export type ImportRowError = components['schemas']['ImportErrorResponse'];
+
+/**
+ * The rows of an import: CSV (text, a `Blob`/`File` such as `await fs.openAsBlob(path)`, or bytes), or records as
+ * objects, one per row (sent as NDJSON).
+ */
+export type ImportBody = string | Blob | ArrayBuffer | Uint8Array<ArrayBuffer> | readonly object[];
+
+export interface ImportOptions {
+  /** Validate every row and write nothing: the counts and errors say what the import would do. */
+  dryRun?: boolean;
+  /** How `body` is sent; default `ndjson` for an array of objects, `csv` for anything else. */
+  format?: 'csv' | 'ndjson';
+}
+
+export interface WaitForImportOptions {
+  /** Between two readings, in milliseconds. Default 500. */
+  intervalMs?: number;
+  /** How long to wait in all, in milliseconds: the time waited or the time passed, whichever is more. Default 10 minutes. */
+  timeoutMs?: number;
+  /** Stops waiting (and the reading under way) when aborted; the wait rejects with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+/** The statuses an import does not leave. */
+const FINAL_IMPORT_STATUSES: ReadonlySet<Import['status']> = new Set(['succeeded', 'failed', 'cancelled']);
+
+/** {@link PortfolioClient.waitForImport} gave up: the import had not reached a final status in time. */
+export class ImportTimeoutError extends Error {
+  constructor(
+    /** The last reading of the import (its `status` is `queued` or `running`). */
+    readonly lastImport: Import,
+    readonly timeoutMs: number,
+  ) {
+    super(
+      `Import ${lastImport.id} did not finish within ${timeoutMs} ms: it is still ${lastImport.status} ` +
+        `(${lastImport.processedRows} of ${lastImport.totalRows} rows processed)`,
+    );
+    this.name = 'ImportTimeoutError';
+  }
 }
 
 /** The filters of the list at `P` an export takes: its query without `page` and `pageSize`. */
@@ -165,11 +232,8 @@ function errorText(error: unknown): string {
 /** The typed client of the Property Portfolio API: openapi-fetch with the key, retries and page walking. */
 export function createPortfolioClient(options: PortfolioClientOptions): PortfolioClient {
   const retry: RetryOptions = { ...DEFAULT_RETRY, ...options.retry };
-  const fetch = retryingFetch(
-    options.fetch ?? ((request) => globalThis.fetch(request)),
-    retry,
-    options.sleep ?? realSleep,
-  );
+  const sleep = options.sleep ?? realSleep;
+  const fetch = retryingFetch(options.fetch ?? ((request) => globalThis.fetch(request)), retry, sleep);
   const client = createClient<paths, Json>({
     // The document's paths carry the `/v1` prefix, so the client's base is the server's root.
     baseUrl: options.baseUrl.replace(/\/+$/, '').replace(/\/v1$/, ''),
@@ -189,13 +253,24 @@ export function createPortfolioClient(options: PortfolioClientOptions): Portfoli
     init: { params: { query: Record<string, unknown> } },
   ) => Promise<{ data?: { data: unknown[]; pagination: { pageCount: number } }; error?: unknown; response: Response }>;
 
-  async function* paginate<P extends ListPath>(path: P, query?: ListQuery<P>): AsyncGenerator<ListItem<P>> {
+  /** Every item of every page `readPage` answers, from page 1 until `pagination.pageCount`. */
+  async function* walkPages<Item>(
+    readPage: (page: number) => Promise<{
+      data?: { data: Item[]; pagination: { pageCount: number } };
+      error?: unknown;
+      response: Response;
+    }>,
+  ): AsyncGenerator<Item> {
     for (let page = 1; ; page += 1) {
-      const { data, error, response } = await getPage(path, { params: { query: { ...query, page } } });
+      const { data, error, response } = await readPage(page);
       if (!data) throw new PortfolioApiError(response.status, errorText(error));
-      yield* data.data as ListItem<P>[];
+      yield* data.data;
       if (page >= data.pagination.pageCount) return;
     }
+  }
+
+  function paginate<P extends ListPath>(path: P, query?: ListQuery<P>): AsyncGenerator<ListItem<P>> {
+    return walkPages((page) => getPage(path, { params: { query: { ...query, page } } })) as AsyncGenerator<ListItem<P>>;
   }
 
   async function* events(options: EventFeedOptions = {}): AsyncGenerator<FeedEvent> {
@@ -245,7 +320,86 @@ export function createPortfolioClient(options: PortfolioClientOptions): Portfoli
     return data;
   }
 
-  return Object.assign(client, { paginate, events, uploadAttachment, exportCsv });
+  async function importRecords(resource: ImportResource, body: ImportBody, options: ImportOptions = {}) {
+    const isRecords = Array.isArray(body);
+    const format = options.format ?? (isRecords ? 'ndjson' : 'csv');
+    if (isRecords && format === 'csv') throw new TypeError('importRecords: an array of records is sent as NDJSON');
+    // NDJSON: one JSON object a line; the server reads a last line with or without its newline.
+    const payload: string | Blob = isRecords
+      ? (body as readonly object[]).map((record) => `${JSON.stringify(record)}\n`).join('')
+      : typeof body === 'string' || body instanceof Blob
+        ? body
+        : new Blob([body as ArrayBuffer | Uint8Array<ArrayBuffer>]);
+    const { data, error, response } = await client.POST('/v1/imports', {
+      params: { query: options.dryRun ? { resource, dryRun: true } : { resource } },
+      // The document types the body as text; a Blob is sent as it is (the request streams it).
+      body: '',
+      bodySerializer: () => payload,
+      headers: { 'Content-Type': format === 'csv' ? 'text/csv' : 'application/x-ndjson' },
+    });
+    if (!data) throw new PortfolioApiError(response.status, errorText(error));
+    return data.data;
+  }
+
+  async function readImport(importId: string, signal: AbortSignal | undefined): Promise<Import> {
+    const { data, error, response } = await client.GET('/v1/imports/{importId}', {
+      params: { path: { importId } },
+      signal,
+    });
+    if (!data) throw new PortfolioApiError(response.status, errorText(error));
+    return data.data;
+  }
+
+  /** `sleep(ms)`, or the signal's reason as soon as it is aborted. */
+  function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+    if (!signal) return sleep(ms);
+    signal.throwIfAborted();
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = (): void => reject(signal.reason as Error);
+      signal.addEventListener('abort', onAbort, { once: true });
+      sleep(ms)
+        .finally(() => signal.removeEventListener('abort', onAbort))
+        .then(resolve, reject);
+    });
+  }
+
+  async function waitForImport(importId: string, options: WaitForImportOptions = {}): Promise<Import> {
+    const intervalMs = options.intervalMs ?? 500;
+    const timeoutMs = options.timeoutMs ?? 10 * 60_000;
+    const { signal } = options;
+    const started = performance.now();
+    // The time spent is the waits' sum or the clock's, whichever is more: a test's sleep that returns at once
+    // still reaches the timeout, and slow readings count in real use.
+    let waited = 0;
+    for (;;) {
+      signal?.throwIfAborted();
+      const current = await readImport(importId, signal);
+      if (FINAL_IMPORT_STATUSES.has(current.status)) return current;
+      const spent = Math.max(waited, performance.now() - started);
+      if (spent >= timeoutMs) throw new ImportTimeoutError(current, timeoutMs);
+      const wait = Math.min(intervalMs, timeoutMs - spent);
+      await pause(wait, signal);
+      waited += wait;
+    }
+  }
+
+  function importErrors(importId: string, options: { pageSize?: number } = {}): AsyncGenerator<ImportRowError> {
+    return walkPages((page) =>
+      client.GET('/v1/imports/{importId}/errors', {
+        params: { path: { importId }, query: { page, pageSize: options.pageSize } },
+      }),
+    );
+  }
+
+  return Object.assign(client, {
+    paginate,
+    events,
+    uploadAttachment,
+    exportCsv,
+    importRecords,
+    waitForImport,
+    importErrors,
+  });
 }
 
 export { verifyWebhook, WebhookSignatureError, type VerifyOptions } from './webhook-signature.js';
