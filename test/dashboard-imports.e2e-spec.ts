@@ -155,8 +155,9 @@ describe('dashboard imports page over HTTP', () => {
       const rows = bodyRows(first.text);
       expect(rows).toHaveLength(20);
       // Newest first: the 19 small ones, then the dry run; the oldest is on page 2.
+      // Each link names its import (for a screen reader's list of links): resource, id prefix, time posted.
       expect(rows[0]).toEqual([
-        'units',
+        expect.stringMatching(/^units import [0-9a-f]{8}, posted \d{4}-\d\d-\d\d \d\d:\d\d UTC$/),
         'Succeeded',
         'No',
         '1 of 1 rows 1/1',
@@ -166,7 +167,8 @@ describe('dashboard imports page over HTTP', () => {
         expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/),
         expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/),
       ]);
-      expect(rows[19].slice(0, 7)).toEqual(['units', 'Succeeded', 'Yes', '3 of 3 rows 3/3', '3', '0', '0']);
+      expect(rows[19][0]).toContain(`units import ${dryRun.id.slice(0, 8)}, posted`);
+      expect(rows[19].slice(1, 7)).toEqual(['Succeeded', 'Yes', '3 of 3 rows 3/3', '3', '0', '0']);
       expect(first.text).toContain(`href="/dashboard/imports/${dryRun.id}"`);
       expect(first.text).not.toContain(withErrors.id);
       expect(first.text).toContain(`<progress id="progress-${dryRun.id}" max="3" value="3" aria-label="3 of 3 rows">`);
@@ -176,8 +178,8 @@ describe('dashboard imports page over HTTP', () => {
       expect(first.text).toContain('href="/dashboard/imports?page=2"');
 
       const second = await browser.get('/dashboard/imports?page=2').expect(200);
-      expect(bodyRows(second.text).map((row) => row.slice(0, 7))).toEqual([
-        ['units', 'Succeeded', 'No', '53 of 53 rows 53/53', '2', '0', '51'],
+      expect(bodyRows(second.text).map((row) => row.slice(1, 7))).toEqual([
+        ['Succeeded', 'No', '53 of 53 rows 53/53', '2', '0', '51'],
       ]);
       expect(second.text).toContain(`href="/dashboard/imports/${withErrors.id}"`);
       // A page number that is not one shows the first page.

@@ -115,7 +115,11 @@ h3 { font-size: 1rem; margin: 0; }
 .table-wrap.scroll tbody tr:last-child td { border-bottom: 0; }
 .table-wrap.scroll td:nth-child(-n+2) { white-space: nowrap; }
 .progress { display: flex; align-items: center; gap: .5rem; white-space: nowrap; }
-.progress progress { width: 7rem; height: .6rem; accent-color: var(--brand); }
+.progress progress { appearance: none; width: 5rem; height: .75rem; border: 1px solid #98a2b3; border-radius: .4rem; overflow: hidden; background: #eaecf0; }
+.progress progress::-webkit-progress-bar { background: #eaecf0; }
+.progress progress::-webkit-progress-value { background: var(--brand); }
+.progress progress::-moz-progress-bar { background: var(--brand); }
+.nowrap { white-space: nowrap; }
 .progress .num { font-variant-numeric: tabular-nums; color: var(--muted); font-size: .875rem; }
 .pager { display: flex; gap: 1rem; align-items: center; justify-content: flex-end; margin-top: 1rem; color: var(--muted); font-size: .875rem; }
 .facts { display: grid; grid-template-columns: max-content 1fr; gap: .4rem 1.5rem; margin: 0; }

@@ -43,6 +43,14 @@ function pager(path: string, pagination: Pagination, noun: string): SafeHtml {
   </nav>`;
 }
 
+/** A time to the minute that breaks, if it must, only between its day and its time. */
+function when(value: string | null): SafeHtml {
+  const [day, ...time] = minute(value).split(' ');
+  return time.length === 0
+    ? html`${day}`
+    : html`<span class="nowrap">${day}</span> <span class="nowrap">${time.join(' ')}</span>`;
+}
+
 const DOCS_LINK = html`<a href="/docs#/Imports/ImportsController_create">POST /v1/imports</a>`;
 
 export interface ImportsView {
@@ -55,15 +63,21 @@ export function importsPage(view: ImportsView): string {
   const rows = view.imports.map(
     (item) =>
       html`<tr>
-        <th scope="row"><a href="${DASHBOARD}/imports/${item.id}">${item.resource}</a></th>
+        <th scope="row">
+          <a href="${DASHBOARD}/imports/${item.id}"
+            >${item.resource}<span class="sr-only">
+              import ${item.id.slice(0, 8)}, posted ${minute(item.createdAt)}</span
+            ></a
+          >
+        </th>
         <td>${statusOf(item)}</td>
         <td>${item.dryRun ? 'Yes' : 'No'}</td>
         <td>${progressOf(item, 'progress-')}</td>
         <td class="num">${item.createdCount}</td>
         <td class="num">${item.updatedCount}</td>
         <td class="num">${item.failedCount}</td>
-        <td>${minute(item.createdAt)}</td>
-        <td>${minute(item.finishedAt)}</td>
+        <td>${when(item.createdAt)}</td>
+        <td>${when(item.finishedAt)}</td>
       </tr>`,
   );
   const empty =
