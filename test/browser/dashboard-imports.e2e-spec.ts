@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { ImportRunner } from '../../apps/api/src/imports/index.js';
 import { axeViolations, browserSuitesRun, launchChromium } from '../support/browser.js';
 import { bearer, createTestApp, type TestApp } from '../support/test-app.js';
 import { until } from '../support/until.js';
@@ -149,6 +150,53 @@ describeBrowser('dashboard imports in Chromium', () => {
     await expectNoAxeViolations();
     await shoot('import');
 
+    expect(failures).toEqual([]);
+  });
+
+  it('shows a running import part of the way, and a queued one at 0', async () => {
+    // This instance's job is stopped; the test runs one batch of 100 rows itself (as test/medium/import-runner does).
+    const runner = sut.app.get(ImportRunner);
+    await runner.beforeApplicationShutdown();
+    const rows = (tag: string, count: number) =>
+      `externalRef,addressLine1,city,postcode,country\n${Array.from(
+        { length: count },
+        (_, i) => `${tag}-${i + 1},${i + 1} Quay Street,Whitby,YO22 4DE,GB`,
+      ).join('\n')}\n`;
+    const post = (csv: string) =>
+      sut
+        .http()
+        .post('/v1/imports?resource=units')
+        .set(...bearer(key))
+        .set('Content-Type', 'text/csv')
+        .send(csv)
+        .expect(202);
+    await post(rows('QS', 250));
+    const claimed = await runner.claim();
+    expect(claimed).toBeDefined();
+    if (!claimed) return;
+    expect(await runner.runBatch(claimed, 100)).toBe('more');
+    await post(rows('NEW', 40));
+
+    await page.goto(`${base}/dashboard/imports`);
+    const listed = page.locator('tbody tr');
+    expect(await listed.count()).toBe(4);
+    expect((await listed.nth(0).locator('td').allInnerTexts()).slice(0, 3)).toEqual(['Queued', 'No', '0/40']);
+    expect(await listed.nth(0).getByRole('progressbar', { name: '0 of 40 rows' }).getAttribute('value')).toBe('0');
+    expect((await listed.nth(1).locator('td').allInnerTexts()).slice(0, 6)).toEqual([
+      'Running',
+      'No',
+      '100/250',
+      '100',
+      '0',
+      '0',
+    ]);
+    const running = listed.nth(1).getByRole('progressbar', { name: '100 of 250 rows' });
+    expect(await running.getAttribute('value')).toBe('100');
+    expect(await running.getAttribute('max')).toBe('250');
+    // Not finished: a dash, not a time.
+    expect((await listed.nth(1).locator('td').allInnerTexts())[7]).toBe('—');
+    await expectNoAxeViolations();
+    await shoot('imports-in-progress');
     expect(failures).toEqual([]);
   });
 });
