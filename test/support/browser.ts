@@ -37,8 +37,8 @@ export interface AxeViolation {
   nodes: Array<{ target: string[] }>;
 }
 
-/** axe-core's serious and critical violations on the page as it is now (WCAG 2.x A and AA rules). */
-export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> {
+/** Every violation axe-core finds on the page as it is now (WCAG 2.x A and AA rules, and best practices). */
+export async function axeViolations(page: Page): Promise<AxeViolation[]> {
   await page.addScriptTag({ content: axeSource });
   const violations = await page.evaluate(async () => {
     const axe = (
@@ -49,9 +49,19 @@ export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> 
     });
     return result.violations;
   });
-  return (violations as AxeViolation[])
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map(({ id, impact, help, nodes }) => ({ id, impact, help, nodes: nodes.map(({ target }) => ({ target })) }));
+  return (violations as AxeViolation[]).map(({ id, impact, help, nodes }) => ({
+    id,
+    impact,
+    help,
+    nodes: nodes.map(({ target }) => ({ target })),
+  }));
+}
+
+/** axe-core's serious and critical violations on the page as it is now. */
+export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> {
+  return (await axeViolations(page)).filter(
+    (violation) => violation.impact === 'serious' || violation.impact === 'critical',
+  );
 }
 
 /**

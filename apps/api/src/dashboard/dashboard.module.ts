@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ImportsModule } from '../imports/index.js';
 import { WebhooksModule } from '../webhooks/index.js';
 import { AccountsModule } from './accounts/index.js';
 import { DashboardCleanup } from './dashboard.cleanup.js';
@@ -7,6 +8,7 @@ import { DashboardCookies } from './http/cookies.js';
 import { FormTokens } from './http/form-tokens.js';
 import { AssetsController } from './pages/assets.controller.js';
 import { AuthController } from './pages/auth.controller.js';
+import { ImportsPagesController } from './pages/imports.controller.js';
 import { KeysController } from './pages/keys.controller.js';
 import { UsageController } from './pages/usage.controller.js';
 import { WebhooksController } from './pages/webhooks.controller.js';
@@ -16,17 +18,18 @@ import { UsageReportRepository } from './usage-report.repository.js';
 import { UsageReportService } from './usage-report.service.js';
 
 /**
- * The developer dashboard (`/dashboard`): accounts, API keys, usage and webhooks, as HTML pages on the API's
+ * The developer dashboard (`/dashboard`): accounts, API keys, usage, webhooks and imports, as HTML pages on the API's
  * port, one controller per page (`pages/`); the sessions, CSRF and form plumbing is in `http/` and `forms/`.
  */
 @Module({
-  imports: [AccountsModule, WebhooksModule],
+  imports: [AccountsModule, ImportsModule, WebhooksModule],
   controllers: [
     AssetsController,
     AuthController,
     KeysController,
     UsageController,
     WebhooksController,
+    ImportsPagesController,
     FaviconController,
   ],
   providers: [

@@ -114,6 +114,17 @@ h3 { font-size: 1rem; margin: 0; }
 .table-wrap.scroll th, .table-wrap.scroll td { padding: .4rem .75rem; }
 .table-wrap.scroll tbody tr:last-child td { border-bottom: 0; }
 .table-wrap.scroll td:nth-child(-n+2) { white-space: nowrap; }
+.progress { display: flex; align-items: center; gap: .5rem; white-space: nowrap; }
+.progress progress { appearance: none; width: 5rem; height: .75rem; border: 1px solid #98a2b3; border-radius: .4rem; overflow: hidden; background: #eaecf0; }
+.progress progress::-webkit-progress-bar { background: #eaecf0; }
+.progress progress::-webkit-progress-value { background: var(--brand); }
+.progress progress::-moz-progress-bar { background: var(--brand); }
+.nowrap { white-space: nowrap; }
+.progress .num { font-variant-numeric: tabular-nums; color: var(--muted); font-size: .875rem; }
+.pager { display: flex; gap: 1rem; align-items: center; justify-content: flex-end; margin-top: 1rem; color: var(--muted); font-size: .875rem; }
+.facts { display: grid; grid-template-columns: max-content 1fr; gap: .4rem 1.5rem; margin: 0; }
+.facts dt { color: var(--muted); font-weight: 600; }
+.facts dd { margin: 0; }
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `;
 

@@ -13,7 +13,7 @@ export interface PageOptions {
   title: string;
   viewer?: Viewer;
   /** The navigation entry to mark as the current page. */
-  current?: 'keys' | 'usage' | 'webhooks';
+  current?: 'keys' | 'usage' | 'webhooks' | 'imports';
   narrow?: boolean;
 }
 
@@ -32,11 +32,11 @@ export function csrfField(token: string): SafeHtml {
 }
 
 function navigation(current: PageOptions['current']): SafeHtml {
-  const item = (page: 'keys' | 'usage' | 'webhooks', label: string) =>
+  const item = (page: NonNullable<PageOptions['current']>, label: string) =>
     html`<li><a href="${DASHBOARD}/${page}" ${current === page ? html` aria-current="page"` : ''}>${label}</a></li>`;
   return html`<nav aria-label="Dashboard">
     <ul>
-      ${item('keys', 'API keys')}${item('usage', 'Usage')}${item('webhooks', 'Webhooks')}
+      ${item('keys', 'API keys')}${item('usage', 'Usage')}${item('webhooks', 'Webhooks')}${item('imports', 'Imports')}
     </ul>
   </nav>`;
 }
