@@ -149,6 +149,7 @@ describe('API key usage, recorded off the request path', () => {
       apiKeyName: null,
       access: 'read_write' as const,
       expiresAt: null,
+      testMode: false,
     };
     const before = recorder().dropped;
     for (let i = 0; i < 6_000; i++) recorder().record(caller, 'GET', `/v1/units/${i}`, 200, 1);

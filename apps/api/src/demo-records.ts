@@ -1,8 +1,8 @@
-import type { INestApplicationContext, Type } from '@nestjs/common';
-import { createValidationPipe, eventRecordOf, Transactions, type Actor, type EventContext } from '@app/common';
+import type { INestApplicationContext } from '@nestjs/common';
+import type { Actor } from '@app/common';
+import { AnnouncedWrites } from './announced-writes.js';
 import { FIRST_KEY_NAME, type CreatedKey } from './api-keys/index.js';
-import { EventsStore } from './events/index.js';
-import { announcerOf, RESOURCES } from './resources.js';
+import { RESOURCES } from './resources.js';
 
 /**
  * Gives a team every registered resource's example record under its documented example id, in registration
@@ -17,37 +17,22 @@ export async function createDemoRecords(
   app: INestApplicationContext,
   demo: Pick<CreatedKey, 'teamId' | 'apiKeyId'>,
 ): Promise<string[]> {
-  const pipe = createValidationPipe();
-  const asRequestBody = async (body: object, metatype: Type): Promise<object> =>
-    (await pipe.transform(structuredClone(body), { type: 'body', metatype })) as object;
-  const transactions = app.get(Transactions, { strict: false });
-  const events = app.get(EventsStore, { strict: false });
-  const { teamId } = demo;
-  /** Creates a record and announces it (in its parent's history too, for a nested one), as one transaction. */
-  const announced = (service: Type, create: () => Promise<unknown>, actor: Actor, parentId?: string): Promise<void> =>
-    transactions.run(async (manager) => {
-      const record = await create();
-      const resource = announcerOf(service);
-      if (!resource || !record || typeof record !== 'object') return;
-      const context: EventContext = { actor };
-      if (resource.parent && parentId) context.parent = { record: eventRecordOf(resource.parent), id: parentId };
-      await events.record(manager, teamId, `${eventRecordOf(resource)}.created`, record, undefined, context);
-    });
+  const writes = new AnnouncedWrites(app, demo.teamId);
   const system: Actor = { type: 'system' };
   const author: Actor = { type: 'api_key', id: demo.apiKeyId, name: FIRST_KEY_NAME };
   const created: string[] = [];
   for (const { example } of RESOURCES) {
     if (!example) continue;
-    const body = await asRequestBody(example.record.body, example.create);
-    const service = app.get(example.service, { strict: false });
-    await announced(example.service, () => service.create(teamId, body, example.record.id), system);
+    const body = await writes.anyBody(example.record.body, example.create);
+    const service = writes.service(example.service);
+    await writes.created(example.service, () => service.create(demo.teamId, body, example.record.id), system);
     created.push(example.record.id);
   }
   for (const nested of RESOURCES.flatMap((resource) => resource.nestedExamples ?? [])) {
-    const body = await asRequestBody(nested.record.body, nested.create);
-    const service = app.get(nested.service, { strict: false });
-    const create = () => service.create(teamId, nested.parentId, body, author, nested.record.id);
-    await announced(nested.announcedBy ?? nested.service, create, author, nested.parentId);
+    const body = await writes.anyBody(nested.record.body, nested.create);
+    const service = writes.service(nested.service);
+    const create = () => service.create(demo.teamId, nested.parentId, body, author, nested.record.id);
+    await writes.created(nested.announcedBy ?? nested.service, create, author, nested.parentId);
     created.push(nested.record.id);
   }
   return created;

@@ -8,7 +8,7 @@ export class UsageError extends Error {}
 export class RefusedError extends Error {}
 
 /** Options that take no value. */
-const FLAGS = new Set(['allow-duplicate']);
+const FLAGS = new Set(['allow-duplicate', 'test']);
 
 export const USAGE = `Property Portfolio API admin CLI: teams, API keys and dashboard users, on the server's database
 (DATABASE_URL, or the checkout's embedded PostgreSQL). Every command prints one JSON line.
@@ -21,9 +21,12 @@ Usage: npm run --silent cli -- <command>
                                          --allow-duplicate is given
   teams list                             every team: [{"teamId","name","createdAt","liveKeys","totalKeys"}]
                                          (live: neither revoked nor expired; total: every key made)
-  keys create --team <teamId> [--name <label>] [--access read_write|read_only] [--expires <YYYY-MM-DD>]
-                                         a key (shown once): {"teamId","apiKeyId","apiKey"}
-  keys list --team <teamId>              the team's keys (never the keys themselves)
+  keys create --team <teamId> [--name <label>] [--access read_write|read_only] [--expires <YYYY-MM-DD>] [--test]
+                                         a key (shown once): {"teamId","apiKeyId","apiKey"}; with --test a
+                                         test key (ppk_test_…) of the team's sandbox, created on first use,
+                                         and its "sandboxTeamId" (the teamId its records carry)
+  keys list --team <teamId> [--test]     the team's keys, or with --test its sandbox's (never the keys
+                                         themselves)
   keys revoke <apiKeyId>                 refused on the very next request, on every instance
   users create --team <teamId> --email <email>
                                          a dashboard account; the password (12+ characters) is read
@@ -100,10 +103,12 @@ export async function runCommand(
   { keys, accounts, readPassword }: CommandServices,
 ): Promise<unknown> {
   const [group, action, target] = args.words;
-  const known = new Set(['name', 'team', 'access', 'expires', 'email', 'allow-duplicate']);
+  const known = new Set(['name', 'team', 'access', 'expires', 'email', 'allow-duplicate', 'test']);
   for (const option of args.options.keys()) {
     if (!known.has(option)) throw new UsageError(`unknown option --${option}`);
   }
+  if (args.options.has('test') && group !== 'keys')
+    throw new UsageError('--test is only for keys create and keys list');
   switch (`${group ?? ''} ${action ?? ''}`) {
     case 'teams create': {
       const name = text(args.options, 'name', true) as string;
@@ -124,14 +129,17 @@ export async function runCommand(
       return keys.createKey(uuid(args.options.get('team'), '--team'), text(args.options, 'name', false), {
         access: access(args.options.get('access')),
         expiresAt: expiry(args.options.get('expires'), Date.now()),
+        test: args.options.has('test'),
       });
     case 'users create': {
       const team = uuid(args.options.get('team'), '--team');
       const email = text(args.options, 'email', true) as string;
       return accounts.createUser(team, email, await readPassword());
     }
-    case 'keys list':
-      return keys.listKeys(uuid(args.options.get('team'), '--team'));
+    case 'keys list': {
+      const team = uuid(args.options.get('team'), '--team');
+      return keys.listKeys(args.options.has('test') ? await keys.sandboxOf(team) : team);
+    }
     case 'keys revoke':
       return keys.revoke(uuid(target, 'apiKeyId'));
     default:

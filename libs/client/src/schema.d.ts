@@ -833,6 +833,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/sandbox/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reset the sandbox (test keys only)
+         * @description Empties the sandbox of the test key (`ppk_test_…`) that calls it: its records, with their notes, attachments and history, and its imports. Its events feed, webhook endpoints and keys stay. With `{"sampleData": true}` it then fills the sandbox with a realistic sample portfolio, the same on every reset (24 units, 36 tenants, 4 landlords, 6 contractors and 48 work orders in every status, with notes and history), each record announced like a write of the key. Answered once the data is there. A live key is 403. Counted as one write. See docs/test-mode.md.
+         */
+        post: operations["SandboxController_reset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1714,6 +1734,42 @@ export interface components {
              */
             error: string;
         };
+        SandboxRecordCounts: {
+            /** @example 4 */
+            landlords: number;
+            /** @example 6 */
+            contractors: number;
+            /** @example 24 */
+            units: number;
+            /** @example 36 */
+            tenants: number;
+            /** @example 48 */
+            workOrders: number;
+            /**
+             * @description Notes on the work orders
+             * @example 48
+             */
+            workOrderNotes: number;
+        };
+        SandboxResetResponse: {
+            /**
+             * Format: uuid
+             * @description The sandbox’s own team id: every sandbox record carries it (never the live team’s)
+             * @example 7c1e5a3b-9d2f-4e6a-8b0c-2f4d6a8c0e1b
+             */
+            teamId: string;
+            /**
+             * @description Whether the sample portfolio was loaded
+             * @example true
+             */
+            sampleData: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            resetAt: string;
+            records: components["schemas"]["SandboxRecordCounts"];
+        };
     };
     responses: never;
     parameters: never;
@@ -2254,6 +2310,18 @@ export interface components {
                 };
             };
         };
+        ResetSandboxDto: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description `true`: after emptying the sandbox, fill it with the sample portfolio before answering.
+                     * @default false
+                     * @example true
+                     */
+                    sampleData?: boolean;
+                };
+            };
+        };
     };
     headers: never;
     pathItems: never;
@@ -2380,6 +2448,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2403,6 +2473,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2423,6 +2495,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2449,6 +2523,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2473,6 +2549,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2499,6 +2577,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2543,6 +2623,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description The URL path of the created record (`/v1/<collection>/<id>`), also on a replayed answer */
                     Location: string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2564,6 +2646,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2584,6 +2668,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2608,6 +2694,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2632,6 +2720,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2656,6 +2746,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2680,6 +2772,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2704,6 +2798,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2730,6 +2826,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2754,6 +2852,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2780,6 +2880,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2822,6 +2924,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2845,6 +2949,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2862,6 +2968,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2882,6 +2990,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2906,6 +3016,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2932,6 +3044,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2956,6 +3070,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2982,6 +3098,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3028,6 +3146,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3049,6 +3169,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3069,6 +3191,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3093,6 +3217,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3117,6 +3243,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3141,6 +3269,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3165,6 +3295,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3189,6 +3321,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3213,6 +3347,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3237,6 +3373,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3263,6 +3401,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3287,6 +3427,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3313,6 +3455,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3357,6 +3501,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3374,6 +3520,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3394,6 +3542,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3418,6 +3568,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3442,6 +3594,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3466,6 +3620,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3490,6 +3646,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3514,6 +3672,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3540,6 +3700,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3564,6 +3726,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3590,6 +3754,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3642,6 +3808,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3665,6 +3833,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3685,6 +3855,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3711,6 +3883,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3735,6 +3909,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3761,6 +3937,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3805,6 +3983,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description The URL path of the created record (`/v1/<collection>/<id>`), also on a replayed answer */
                     Location: string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3826,6 +4006,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3846,6 +4028,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3870,6 +4054,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3894,6 +4080,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3918,6 +4106,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3942,6 +4132,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3966,6 +4158,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3992,6 +4186,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4016,6 +4212,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4042,6 +4240,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4084,6 +4284,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4107,6 +4309,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4124,6 +4328,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4144,6 +4350,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4168,6 +4376,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4194,6 +4404,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4218,6 +4430,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4244,6 +4458,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4290,6 +4506,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4311,6 +4529,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4331,6 +4551,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4355,6 +4577,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4379,6 +4603,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4403,6 +4629,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4427,6 +4655,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4451,6 +4681,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4475,6 +4707,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4499,6 +4733,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4525,6 +4761,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4549,6 +4787,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4575,6 +4815,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4619,6 +4861,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4636,6 +4880,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4656,6 +4902,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4680,6 +4928,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4704,6 +4954,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4728,6 +4980,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4752,6 +5006,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4776,6 +5032,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4802,6 +5060,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4826,6 +5086,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4852,6 +5114,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4904,6 +5168,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4927,6 +5193,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4947,6 +5215,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4973,6 +5243,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4997,6 +5269,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5023,6 +5297,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5067,6 +5343,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description The URL path of the created record (`/v1/<collection>/<id>`), also on a replayed answer */
                     Location: string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5088,6 +5366,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5108,6 +5388,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5132,6 +5414,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5156,6 +5440,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5180,6 +5466,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5204,6 +5492,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5228,6 +5518,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5254,6 +5546,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5278,6 +5572,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5304,6 +5600,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5346,6 +5644,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5369,6 +5669,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5386,6 +5688,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5406,6 +5710,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5430,6 +5736,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5456,6 +5764,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5480,6 +5790,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5506,6 +5818,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5552,6 +5866,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5573,6 +5889,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5593,6 +5911,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5617,6 +5937,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5641,6 +5963,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5665,6 +5989,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5689,6 +6015,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5713,6 +6041,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5737,6 +6067,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5761,6 +6093,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5787,6 +6121,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5811,6 +6147,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5837,6 +6175,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5881,6 +6221,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5898,6 +6240,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5918,6 +6262,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5942,6 +6288,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5966,6 +6314,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5990,6 +6340,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6014,6 +6366,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6038,6 +6392,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6064,6 +6420,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6088,6 +6446,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6114,6 +6474,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6176,6 +6538,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6199,6 +6563,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6219,6 +6585,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6245,6 +6613,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6269,6 +6639,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6295,6 +6667,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6339,6 +6713,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description The URL path of the created record (`/v1/<collection>/<id>`), also on a replayed answer */
                     Location: string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6360,6 +6736,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6380,6 +6758,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6404,6 +6784,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6428,6 +6810,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6452,6 +6836,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6476,6 +6862,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6500,6 +6888,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6526,6 +6916,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6550,6 +6942,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6576,6 +6970,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6618,6 +7014,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6641,6 +7039,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6658,6 +7058,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6678,6 +7080,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6702,6 +7106,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6728,6 +7134,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6752,6 +7160,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6778,6 +7188,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6824,6 +7236,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6845,6 +7259,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6865,6 +7281,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6889,6 +7307,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6913,6 +7333,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6937,6 +7359,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6961,6 +7385,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6985,6 +7411,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7009,6 +7437,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7033,6 +7463,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7059,6 +7491,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7083,6 +7517,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7109,6 +7545,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7153,6 +7591,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7170,6 +7610,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7190,6 +7632,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7214,6 +7658,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7238,6 +7684,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7262,6 +7710,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7286,6 +7736,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7310,6 +7762,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7336,6 +7790,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7360,6 +7816,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7386,6 +7844,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7431,6 +7891,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7453,6 +7915,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7473,6 +7937,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7497,6 +7963,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7523,6 +7991,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7547,6 +8017,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7573,6 +8045,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7620,6 +8094,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description The URL path of the created record (`/v1/<collection>/<id>`), also on a replayed answer */
                     Location: string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7641,6 +8117,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7665,6 +8143,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7689,6 +8169,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7713,6 +8195,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7737,6 +8221,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7761,6 +8247,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7785,6 +8273,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7809,6 +8299,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7839,6 +8331,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7867,6 +8361,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7897,6 +8393,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7941,6 +8439,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7964,6 +8464,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7981,6 +8483,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8001,6 +8505,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8025,6 +8531,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8051,6 +8559,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8075,6 +8585,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8101,6 +8613,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8149,6 +8663,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8170,6 +8686,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8190,6 +8708,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8214,6 +8734,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8238,6 +8760,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8262,6 +8786,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8286,6 +8812,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8310,6 +8838,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8334,6 +8864,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8358,6 +8890,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8384,6 +8918,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8408,6 +8944,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8434,6 +8972,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8480,6 +9020,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -8497,6 +9039,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8517,6 +9061,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8541,6 +9087,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8565,6 +9113,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8589,6 +9139,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8613,6 +9165,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8637,6 +9191,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8663,6 +9219,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8687,6 +9245,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8713,6 +9273,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8755,6 +9317,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8777,6 +9341,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8797,6 +9363,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8821,6 +9389,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8847,6 +9417,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8871,6 +9443,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8897,6 +9471,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8964,6 +9540,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description The URL path of the created record (`/v1/<collection>/<id>`), also on a replayed answer */
                     Location: string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8985,6 +9563,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9009,6 +9589,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9033,6 +9615,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9057,6 +9641,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9081,6 +9667,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9109,6 +9697,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9137,6 +9727,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9161,6 +9753,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9191,6 +9785,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9219,6 +9815,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9249,6 +9847,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9292,6 +9892,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9315,6 +9917,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9332,6 +9936,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9352,6 +9958,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9376,6 +9984,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9402,6 +10012,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9426,6 +10038,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9452,6 +10066,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9497,6 +10113,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9514,6 +10132,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9534,6 +10154,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9558,6 +10180,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9582,6 +10206,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9606,6 +10232,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9630,6 +10258,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9654,6 +10284,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9680,6 +10312,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9704,6 +10338,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9730,6 +10366,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9768,6 +10406,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9791,6 +10431,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9811,6 +10453,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9835,6 +10479,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9861,6 +10507,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9885,6 +10533,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9911,6 +10561,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10145,6 +10797,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10168,6 +10822,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10188,6 +10844,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10214,6 +10872,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10238,6 +10898,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10264,6 +10926,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10308,6 +10972,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description The URL path of the created record (`/v1/<collection>/<id>`), also on a replayed answer */
                     Location: string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10329,6 +10995,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10349,6 +11017,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10373,6 +11043,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10397,6 +11069,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10421,6 +11095,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10445,6 +11121,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10469,6 +11147,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10495,6 +11175,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10519,6 +11201,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10545,6 +11229,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10587,6 +11273,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10610,6 +11298,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10627,6 +11317,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10647,6 +11339,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10671,6 +11365,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10697,6 +11393,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10721,6 +11419,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10747,6 +11447,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10793,6 +11495,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10814,6 +11518,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10834,6 +11540,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10858,6 +11566,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10882,6 +11592,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10906,6 +11618,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10930,6 +11644,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10954,6 +11670,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10978,6 +11696,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11002,6 +11722,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11028,6 +11750,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11052,6 +11776,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11078,6 +11804,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11122,6 +11850,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -11139,6 +11869,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11159,6 +11891,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11183,6 +11917,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11207,6 +11943,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11231,6 +11969,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11255,6 +11995,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11279,6 +12021,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11305,6 +12049,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11329,6 +12075,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11355,6 +12103,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11397,6 +12147,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11419,6 +12171,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11439,6 +12193,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11463,6 +12219,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11489,6 +12247,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11513,6 +12273,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11539,6 +12301,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11581,6 +12345,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11603,6 +12369,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11623,6 +12391,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11647,6 +12417,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11673,6 +12445,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11697,6 +12471,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11723,6 +12499,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11765,6 +12543,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11787,6 +12567,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11807,6 +12589,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11831,6 +12615,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11857,6 +12643,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11881,6 +12669,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11907,6 +12697,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11949,6 +12741,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11971,6 +12765,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11991,6 +12787,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12015,6 +12813,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12041,6 +12841,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12065,6 +12867,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12091,6 +12895,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12133,6 +12939,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12155,6 +12963,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12175,6 +12985,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12199,6 +13011,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12225,6 +13039,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12249,6 +13065,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12275,6 +13093,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12319,6 +13139,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12338,6 +13160,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12358,6 +13182,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12382,6 +13208,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12408,6 +13236,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12432,6 +13262,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12458,6 +13290,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12508,6 +13342,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12530,6 +13366,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12550,6 +13388,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12576,6 +13416,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12600,6 +13442,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12626,6 +13470,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12668,6 +13514,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description The URL path of the created record (`/v1/<collection>/<id>`), also on a replayed answer */
                     Location: string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12689,6 +13537,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12709,6 +13559,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12733,6 +13585,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12757,6 +13611,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12781,6 +13637,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12805,6 +13663,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12831,6 +13691,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12855,6 +13717,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12881,6 +13745,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12918,6 +13784,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12939,6 +13807,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12959,6 +13829,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12983,6 +13855,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13009,6 +13883,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13033,6 +13909,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13059,6 +13937,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13101,6 +13981,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13122,6 +14004,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13142,6 +14026,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13166,6 +14052,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13190,6 +14078,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13214,6 +14104,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13238,6 +14130,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13262,6 +14156,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13288,6 +14184,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13312,6 +14210,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13338,6 +14238,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13380,6 +14282,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -13397,6 +14301,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13417,6 +14323,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13441,6 +14349,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13465,6 +14375,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13489,6 +14401,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13515,6 +14429,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13539,6 +14455,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13565,6 +14483,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13607,6 +14527,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13628,6 +14550,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13648,6 +14572,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13672,6 +14598,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13696,6 +14624,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13720,6 +14650,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13746,6 +14678,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13770,6 +14704,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13796,6 +14732,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13838,6 +14776,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13859,6 +14799,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13879,6 +14821,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13903,6 +14847,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13927,6 +14873,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13951,6 +14899,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13975,6 +14925,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14001,6 +14953,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14025,6 +14979,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14051,6 +15007,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14103,6 +15061,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14125,6 +15085,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14145,6 +15107,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14169,6 +15133,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14195,6 +15161,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14219,6 +15187,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14245,6 +15215,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14288,6 +15260,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14309,6 +15283,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14329,6 +15305,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14353,6 +15331,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14377,6 +15357,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14401,6 +15383,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14427,6 +15411,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14451,6 +15437,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14477,6 +15465,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14517,6 +15507,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14539,6 +15531,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14559,6 +15553,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14585,6 +15581,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14609,6 +15607,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14635,6 +15635,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14686,6 +15688,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14707,6 +15711,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14727,6 +15733,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14751,6 +15759,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14775,6 +15785,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14799,6 +15811,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14823,6 +15837,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14847,6 +15863,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14873,6 +15891,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14897,6 +15917,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14923,6 +15945,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14960,6 +15984,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14979,6 +16005,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14999,6 +16027,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15025,6 +16055,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15049,6 +16081,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15075,6 +16109,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15112,6 +16148,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15133,6 +16171,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15153,6 +16193,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15177,6 +16219,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15203,6 +16247,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15227,6 +16273,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15253,6 +16301,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15295,6 +16345,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15317,6 +16369,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15337,6 +16391,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15361,6 +16417,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15387,6 +16445,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15411,6 +16471,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15437,6 +16499,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15479,6 +16543,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15500,6 +16566,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15520,6 +16588,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15544,6 +16614,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15568,6 +16640,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15592,6 +16666,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15616,6 +16692,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15642,6 +16720,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15666,6 +16746,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15692,6 +16774,229 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request took too long and was cancelled"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    SandboxController_reset: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored. Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["ResetSandboxDto"];
+        responses: {
+            /** @description The sandbox is reset (and filled, with `sampleData`) */
+            202: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SandboxResetResponse"];
+                    };
+                };
+            };
+            /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
+            401: {
+                headers: {
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
+                    "WWW-Authenticate": string;
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Invalid or revoked API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This API key is read-only: writes (POST, PUT, DELETE) need a read-and-write key. Answered after the key and the limits, before the body is validated */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "This API key is read-only"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different method, path or body */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "This Idempotency-Key was used with a different request (method, path or body); use a new key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix second at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds (at least 1) until the request would be accepted */
+                    "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error; never a stack trace */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying (2) */
+                    "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {

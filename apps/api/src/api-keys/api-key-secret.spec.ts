@@ -9,6 +9,12 @@ describe(generateApiKey.name, () => {
     expect(key).toMatch(API_KEY_PATTERN);
   });
 
+  it('is ppk_test_ followed by 40 base62 characters for a sandbox key', () => {
+    const key = generateApiKey(true);
+    expect(key).toMatch(/^ppk_test_[0-9A-Za-z]{40}$/);
+    expect(key).toMatch(API_KEY_PATTERN);
+  });
+
   it('never repeats over many keys', () => {
     const keys = Array.from({ length: 5000 }, () => generateApiKey());
     expect(new Set(keys).size).toBe(keys.length);
@@ -47,6 +53,9 @@ describe('API_KEY_PATTERN', () => {
     `pk_${'a'.repeat(40)}`,
     `ppk_${'a'.repeat(39)}-`,
     `PPK_${'a'.repeat(40)}`,
+    `ppk_test_${'a'.repeat(31)}`,
+    `ppk_TEST_${'a'.repeat(40)}`,
+    `ppk_test_test_${'a'.repeat(40)}`,
     '',
   ])('refuses %j', (token) => {
     expect(API_KEY_PATTERN.test(token)).toBe(false);

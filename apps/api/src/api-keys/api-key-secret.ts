@@ -1,11 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { TEST_KEY_PREFIX } from '@app/common';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const SECRET_LENGTH = 40;
-export const API_KEY_PATTERN = /^ppk_[0-9A-Za-z]{32,128}$/;
+/** A live key (`ppk_…`) or a test key (`ppk_test_…`). */
+export const API_KEY_PATTERN = /^ppk_(?:test_)?[0-9A-Za-z]{32,128}$/;
 
-/** `ppk_` + 40 uniformly random base62 characters (~238 bits). */
-export function generateApiKey(): string {
+/** `ppk_` (or `ppk_test_` for a sandbox's key) + 40 uniformly random base62 characters (~238 bits). */
+export function generateApiKey(test = false): string {
   let secret = '';
   while (secret.length < SECRET_LENGTH) {
     for (const byte of randomBytes(64)) {
@@ -13,7 +15,7 @@ export function generateApiKey(): string {
       if (byte < 248 && secret.length < SECRET_LENGTH) secret += ALPHABET[byte % 62];
     }
   }
-  return `ppk_${secret}`;
+  return `${test ? TEST_KEY_PREFIX : 'ppk_'}${secret}`;
 }
 
 export function hashApiKey(key: string): string {

@@ -27,6 +27,13 @@ export interface TeamRow {
   total: number;
 }
 
+/** A team as the key commands need it: a sandbox names its live team. */
+export interface TeamKindRow {
+  id: string;
+  name: string;
+  live_team_id: string | null;
+}
+
 /** What the lookup by hash reads of an unrevoked key. */
 export type KeyByHashRow = Pick<KeyRow, 'team_id' | 'id' | 'name' | 'access' | 'expires_at'>;
 
@@ -59,11 +66,38 @@ export class ApiKeysRepository {
     });
   }
 
-  async teamExists(teamId: string): Promise<boolean> {
-    const rows = await unscopedStatement(this.manager(), 'SELECT 1 FROM teams WHERE id = $1', [teamId], {
-      why: 'the teams table itself, by the team’s id',
-    });
-    return rows.length > 0;
+  /** The team, if any: `live_team_id` is null for a live team and its live team's id for a sandbox. */
+  async findTeam(teamId: string, manager?: EntityManager): Promise<TeamKindRow | undefined> {
+    const rows = await unscopedStatement<TeamKindRow>(
+      this.manager(manager),
+      'SELECT id, name, live_team_id FROM teams WHERE id = $1',
+      [teamId],
+      { why: 'the teams table itself, by the team’s id' },
+    );
+    return rows[0];
+  }
+
+  /**
+   * The live team's sandbox, created if it has none yet (concurrent first uses agree on one: `live_team_id` is
+   * unique). Undefined when `liveTeamId` is not a live team.
+   */
+  async sandboxOf(liveTeamId: string, manager?: EntityManager): Promise<string | undefined> {
+    const why = 'a team’s sandbox: the teams table itself, by the live team’s id';
+    await unscopedStatement(
+      this.manager(manager),
+      `INSERT INTO teams (id, name, live_team_id)
+       SELECT gen_random_uuid(), t.name || ' (test mode)', t.id FROM teams t WHERE t.id = $1 AND t.live_team_id IS NULL
+       ON CONFLICT (live_team_id) DO NOTHING`,
+      [liveTeamId],
+      { why },
+    );
+    const rows = await unscopedStatement<{ id: string }>(
+      this.manager(manager),
+      'SELECT id FROM teams WHERE live_team_id = $1',
+      [liveTeamId],
+      { why },
+    );
+    return rows[0]?.id;
   }
 
   async countTeams(): Promise<number> {
@@ -73,7 +107,10 @@ export class ApiKeysRepository {
     return rows[0].n;
   }
 
-  /** Every team, oldest first, with its keys counted (live at `now`): the operator CLI's `teams list`. */
+  /**
+   * Every live team, oldest first, with its keys counted (live at `now`): the operator CLI's `teams list`. A
+   * sandbox is not listed: it is reached through its live team (`keys list --team <teamId> --test`).
+   */
   listTeams(now: Date): Promise<TeamRow[]> {
     return unscopedStatement<TeamRow>(
       this.manager(),
@@ -82,7 +119,7 @@ export class ApiKeysRepository {
                 WHERE k.team_id = t.id AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > $1)
               ) AS live,
               (SELECT count(*)::int FROM api_keys k WHERE k.team_id = t.id) AS total
-         FROM teams t ORDER BY t.created_at, t.id`,
+         FROM teams t WHERE t.live_team_id IS NULL ORDER BY t.created_at, t.id`,
       [now],
       { why: 'an operator’s command across teams (the CLI)' },
     );

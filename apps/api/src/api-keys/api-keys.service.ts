@@ -9,13 +9,19 @@ import {
   CallerLookup,
   type Identification,
   type KeyAccess,
+  TEST_KEY_PREFIX,
 } from '@app/common';
 import { ApiKeyCache } from './api-key-cache.js';
-import { ApiKeysRepository, type KeyRow } from './api-keys.repository.js';
+import { ApiKeysRepository, type KeyRow, type TeamKindRow } from './api-keys.repository.js';
 import { API_KEY_PATTERN, generateApiKey, hashApiKey } from './api-key-secret.js';
 
-/** How many characters of a key the dashboard and the CLI show to tell keys apart. */
+/** How many characters of a key the dashboard and the CLI show to tell keys apart: `ppk_` and 8 more. */
 export const KEY_PREFIX_LENGTH = 12;
+
+/** The shown start of a key: `ppk_` or `ppk_test_`, and 8 characters of its secret. */
+export function keyPrefixOf(apiKey: string): string {
+  return apiKey.slice(0, apiKey.startsWith(TEST_KEY_PREFIX) ? TEST_KEY_PREFIX.length + 8 : KEY_PREFIX_LENGTH);
+}
 
 /** The name of the key a new team is created with. */
 export const FIRST_KEY_NAME = 'default';
@@ -24,12 +30,16 @@ export interface CreatedKey {
   teamId: string;
   apiKeyId: string;
   apiKey: string;
+  /** A test key's: the sandbox it reaches (its records carry this `teamId`), while `teamId` is the live team's. */
+  sandboxTeamId?: string;
 }
 
 export interface KeyOptions {
   access?: KeyAccess;
   /** When the key stops working; null or omitted: never. */
   expiresAt?: Date | null;
+  /** A test key (`ppk_test_…`) of the team's sandbox, which is created on first use. */
+  test?: boolean;
 }
 
 export interface KeyListing {
@@ -91,9 +101,33 @@ export class ApiKeysService implements CallerLookup {
     });
   }
 
+  /**
+   * A key of the team. With `test`, a test key of its sandbox (created on first use); the answer still names the
+   * live `teamId` it was asked for, and the sandbox as `sandboxTeamId`. A key made for a sandbox's own id is always
+   * a test key: a sandbox has no live keys.
+   */
   async createKey(teamId: string, name: string | null, options: KeyOptions = {}): Promise<CreatedKey> {
-    await this.requireTeam(teamId);
-    return this.insertKey(undefined, teamId, name, options);
+    const team = await this.requireTeam(teamId);
+    if (team.live_team_id !== null) {
+      const created = await this.insertKey(undefined, teamId, name, { ...options, test: true });
+      return { ...created, teamId: team.live_team_id, sandboxTeamId: teamId };
+    }
+    if (!options.test) return this.insertKey(undefined, teamId, name, options);
+    const sandboxTeamId = await this.sandboxOf(teamId);
+    const created = await this.insertKey(undefined, sandboxTeamId, name, options);
+    return { ...created, teamId, sandboxTeamId };
+  }
+
+  /**
+   * The id of the team's sandbox, created on its first use (CONTRACT "Test mode (sandbox)"); a sandbox's own id is
+   * answered with itself. A team that does not exist is `RecordNotFoundError`.
+   */
+  async sandboxOf(teamId: string): Promise<string> {
+    const team = await this.requireTeam(teamId);
+    if (team.live_team_id !== null) return team.id;
+    const sandbox = await this.keys.sandboxOf(teamId);
+    if (!sandbox) throw new RecordNotFoundError('Team');
+    return sandbox;
   }
 
   /**
@@ -142,6 +176,7 @@ export class ApiKeysService implements CallerLookup {
       const created = await this.insertKey(manager, teamId, old.name, {
         access: old.access,
         expiresAt: old.expires_at,
+        test: old.prefix?.startsWith(TEST_KEY_PREFIX) ?? false,
       });
       const end =
         graceMs <= 0 ? null : new Date(Math.min(now + graceMs, old.expires_at?.getTime() ?? Number.POSITIVE_INFINITY));
@@ -201,27 +236,30 @@ export class ApiKeysService implements CallerLookup {
       apiKeyName: row.name,
       access: row.access,
       expiresAt: row.expires_at?.getTime() ?? null,
+      testMode: token.startsWith(TEST_KEY_PREFIX),
     };
     // An expired key is cached too: it is refused from memory until the entry ages out.
     this.cache.set(hash, caller, snapshot, Date.now());
     return keyIsLive(caller, this.clock.now()) ? { caller, lookedUp: true, deferred: false } : LOOKED_UP_NOTHING;
   }
 
-  private async requireTeam(teamId: string): Promise<void> {
-    if (!(await this.keys.teamExists(teamId))) throw new RecordNotFoundError('Team');
+  private async requireTeam(teamId: string): Promise<TeamKindRow> {
+    const team = await this.keys.findTeam(teamId);
+    if (!team) throw new RecordNotFoundError('Team');
+    return team;
   }
 
   private async insertKey(
     manager: EntityManager | undefined,
     teamId: string,
     name: string | null,
-    { access = 'read_write', expiresAt = null }: KeyOptions,
+    { access = 'read_write', expiresAt = null, test = false }: KeyOptions,
   ): Promise<CreatedKey> {
-    const apiKey = generateApiKey();
+    const apiKey = generateApiKey(test);
     const id = randomUUID();
     await this.keys.insertKey(
       teamId,
-      { id, name, keyHash: hashApiKey(apiKey), prefix: apiKey.slice(0, KEY_PREFIX_LENGTH), access, expiresAt },
+      { id, name, keyHash: hashApiKey(apiKey), prefix: keyPrefixOf(apiKey), access, expiresAt },
       manager,
     );
     return { teamId, apiKeyId: id, apiKey };

@@ -18,6 +18,7 @@ import { DashboardModule } from '../dashboard/index.js';
 import { EventsModule } from '../events/index.js';
 import { WebhooksModule } from '../webhooks/index.js';
 import { ImportsModule } from '../imports/index.js';
+import { SandboxModule } from '../sandbox/index.js';
 import { DiscoveryModule } from '../discovery/index.js';
 import { HealthModule } from '../health/index.js';
 import { ExportsModule } from '../exports/index.js';
@@ -79,6 +80,7 @@ export class AppModule {
         EventsModule,
         WebhooksModule,
         ImportsModule,
+        SandboxModule,
       ],
       providers: [
         // The request gate (configure-app) identified and counted the caller; the guard refuses the rest with 401.

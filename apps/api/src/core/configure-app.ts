@@ -134,7 +134,11 @@ export function configureApp(app: NestExpressApplication, config: AppConfig, log
                   '`/dashboard` on this server (sign up or sign in, then API keys, Create key; the demo account is ' +
                   'printed by the first `npm start`), or from `npm run --silent cli -- keys create --team TEAM_ID`. ' +
                   'A read-only key answers 403 to POST, PUT and DELETE; an expired, revoked or rolled key (after its ' +
-                  'grace period) answers 401.',
+                  "grace period) answers 401. Test keys (`ppk_test_…`, from the dashboard's Test mode switch or " +
+                  "`keys create --team TEAM_ID --test`) reach only the team's sandbox: the same API, validation and " +
+                  'limits, its own records, events, webhooks, imports and attachments, never the live ones (nor live ' +
+                  "keys the sandbox's), and every answer carries `X-Test-Mode: true`. `POST /v1/sandbox/reset` " +
+                  'empties it and can load sample data. See docs/test-mode.md.',
               },
               API_KEY_SCHEME,
             )

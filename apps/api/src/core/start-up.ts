@@ -3,9 +3,10 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { randomBytes } from 'node:crypto';
 import { AppConfig, type Logger } from '@app/common';
 import { AccountsService } from '../dashboard/index.js';
-import { ApiKeysService } from '../api-keys/index.js';
+import { ApiKeysService, FIRST_KEY_NAME } from '../api-keys/index.js';
 import { API_PREFIX, DASHBOARD_PATH, DOCS_PATH, HEALTH_PATHS, METRICS_PATH, OPENAPI_PATH } from './configure-app.js';
 import { createDemoRecords } from '../demo-records.js';
+import { SandboxService } from '../sandbox/index.js';
 
 /** The account made on an empty database outside production, beside the demo key. */
 export const DEMO_EMAIL = 'demo@example.com';
@@ -119,6 +120,11 @@ export async function createDemoTeamIfEmpty(
   const demo = await keys.createTeam('Demo team');
   // The documented examples' records, under their example ids: Swagger UI's try-it-out works as pre-filled.
   await createDemoRecords(app, demo);
+  // A test key too, its sandbox filled with the sample portfolio: a newcomer's first curl shows a portfolio.
+  const test = await keys.createKey(demo.teamId, FIRST_KEY_NAME, { test: true });
+  const sandboxTeamId = test.sandboxTeamId as string;
+  const testAuthor = { type: 'api_key' as const, id: test.apiKeyId, name: FIRST_KEY_NAME };
+  await app.get(SandboxService).resetTeam(sandboxTeamId, testAuthor, true);
   const password = randomBytes(12).toString('base64url');
   await app.get(AccountsService).createUser(demo.teamId, DEMO_EMAIL, password);
   const api = `${baseUrlOf(config)}/${API_PREFIX}`;
@@ -130,6 +136,7 @@ export async function createDemoTeamIfEmpty(
         '',
         `  API key     ${demo.apiKey}`,
         `  Team id     ${demo.teamId}`,
+        `  Test key    ${test.apiKey}  (test mode: a sandbox with sample data)`,
         `  Dashboard   ${dashboard}`,
         `  Email       ${DEMO_EMAIL}`,
         `  Password    ${password}`,
@@ -138,6 +145,7 @@ export async function createDemoTeamIfEmpty(
         '',
         `  export API_KEY=${demo.apiKey}`,
         `  curl -H "Authorization: Bearer $API_KEY" ${api}/units`,
+        `  curl -H "Authorization: Bearer ${test.apiKey}" ${api}/work-orders`,
         '',
         '',
       ].join('\n'),
@@ -154,6 +162,11 @@ export async function createDemoTeamIfEmpty(
     `Created a demo team on this empty database: teamId ${demo.teamId}, API key ${demo.apiKey} ` +
       `(shown once; only its hash is stored). Try: curl -H 'Authorization: Bearer ${demo.apiKey}' ` +
       `${api}/contractors`,
+  );
+  out.info(
+    { teamId: demo.teamId, sandboxTeamId },
+    `Demo test key (test mode: the team's sandbox, filled with sample data): ${test.apiKey} (shown once). Try: ` +
+      `curl -H 'Authorization: Bearer ${test.apiKey}' ${api}/work-orders`,
   );
   out.info(
     { teamId: demo.teamId },

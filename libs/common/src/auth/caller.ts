@@ -13,6 +13,8 @@ export interface Caller {
   access: KeyAccess;
   /** When the key stops working (epoch ms): its expiry, or the end of its grace after a roll; null: never. */
   expiresAt: number | null;
+  /** A test key (`ppk_test_…`): `teamId` is the sandbox of a live team (CONTRACT "Test mode (sandbox)"). */
+  testMode: boolean;
 }
 
 export interface AuthenticatedRequest extends Request {

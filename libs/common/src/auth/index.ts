@@ -5,3 +5,4 @@ export * from './caller-lookup.js';
 export * from './public.decorator.js';
 export * from './request-gate.js';
 export * from './failed-auth-limiter.js';
+export * from './test-mode.js';

@@ -44,7 +44,7 @@ function locateCreatedRecord(request: Request, response: Response): void {
   }) as Response['end'];
 }
 
-type Operation = { responses?: Record<string, { headers?: Record<string, unknown> }> };
+type Operation = { responses?: Record<string, { headers?: Record<string, unknown> }>; security?: unknown[] };
 
 const NO_STORE = {
   description: 'Always `no-store`: answers carry team data (and, once, new keys and webhook secrets)',
@@ -69,11 +69,21 @@ export const WWW_AUTHENTICATE = {
   schema: { type: 'string', example: 'Bearer realm="Property Portfolio API", error="invalid_token"' },
 };
 
+const TEST_MODE = {
+  description:
+    "`true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live " +
+    'data. Absent for live keys.',
+  required: false,
+  schema: { type: 'string', enum: ['true'] },
+};
+
 /** The headers above, in the document: on every response of every operation under the prefix. */
 export function documentApiResponseHeaders(document: OpenAPIObject, prefix: string): OpenAPIObject {
   for (const [path, operations] of Object.entries(document.paths)) {
     if (!path.startsWith(`/${prefix}/`) && path !== `/${prefix}`) continue;
     for (const operation of Object.values(operations as Record<string, Operation>)) {
+      // An operation that takes no key (discovery, a signed download URL) has no test mode.
+      const isPublic = !operation.security?.length;
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
         response.headers = {
           ...response.headers,
@@ -81,6 +91,7 @@ export function documentApiResponseHeaders(document: OpenAPIObject, prefix: stri
           'X-Content-Type-Options': NO_SNIFF,
           ...(status === '201' ? { Location: LOCATION } : {}),
           ...(status === '401' ? { 'WWW-Authenticate': WWW_AUTHENTICATE } : {}),
+          ...(isPublic ? {} : { 'X-Test-Mode': TEST_MODE }),
         };
       }
     }

@@ -12,6 +12,7 @@ import { RecordHistory1764520000000 } from './1764520000000-record-history.js';
 import { DashboardHardening1795633247294 } from './1795633247294-dashboard-hardening.js';
 import { WorkOrderAttachments1795700000000 } from './1795700000000-work-order-attachments.js';
 import { Imports1795800000000 } from './1795800000000-imports.js';
+import { Sandboxes1795900000000 } from './1795900000000-sandboxes.js';
 
 /** Every migration, in order. New migrations are appended here (ESM has no glob loading). */
 export const migrations = [
@@ -29,4 +30,5 @@ export const migrations = [
   DashboardHardening1795633247294,
   WorkOrderAttachments1795700000000,
   Imports1795800000000,
+  Sandboxes1795900000000,
 ];

@@ -54,7 +54,9 @@ export class AccountsRepository {
   }
 
   async teamExists(teamId: string): Promise<boolean> {
-    const rows = await this.run<unknown>(this.manager(), 'SELECT 1 FROM teams WHERE id = $1', [teamId]);
+    const rows = await this.run<unknown>(this.manager(), 'SELECT 1 FROM teams WHERE id = $1 AND live_team_id IS NULL', [
+      teamId,
+    ]);
     return rows.length > 0;
   }
 
