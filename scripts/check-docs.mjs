@@ -101,10 +101,14 @@ let failed = false;
 try {
   const deadline = Date.now() + 180_000;
   let key;
+  let testKey;
   for (;;) {
     key = /API key (ppk_[0-9A-Za-z]{32,})/.exec(output)?.[1];
+    // The demo's test key (docs/test-mode.md), printed beside it.
+    testKey = /test key[^\n]*?(ppk_test_[0-9A-Za-z]{32,})/.exec(output)?.[1];
     const up =
       key &&
+      testKey &&
       (await globalThis.fetch(`http://127.0.0.1:${port}/health/ready`).then(
         (r) => r.ok,
         () => false,
@@ -117,6 +121,7 @@ try {
     ...process.env,
     API_URL: `http://localhost:${port}/v1`,
     API_KEY: key,
+    TEST_API_KEY: testKey,
     DATABASE_URL: databaseUrl,
     NODE_ENV: 'development',
   };

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import type { AddressInfo } from 'node:net';
 import { AppConfig } from '@app/common';
 import { createDemoTeamIfEmpty, listen } from '../apps/api/src/core/start-up.js';
+import { SAMPLE_COUNTS } from '../apps/api/src/sandbox/index.js';
 import { captureLogs } from './support/log-lines.js';
 import { bearer, createTestApp, type TestApp } from './support/test-app.js';
 
@@ -62,6 +63,18 @@ describe('first run', () => {
       .get('/v1/units')
       .set(...bearer(key ?? ''))
       .expect(200);
+    // And a test key whose sandbox holds the sample portfolio (docs/test-mode.md).
+    const testKey = /^ {2}Test key +(ppk_test_[0-9A-Za-z]{32,})\b/m.exec(printed)?.[1];
+    expect(testKey).toBeDefined();
+    expect(printed).toContain(`Bearer ${testKey}`);
+    expect(logs.text()).not.toContain(testKey);
+    const sample = await sut
+      .http()
+      .get('/v1/work-orders?pageSize=1')
+      .set(...bearer(testKey ?? ''));
+    expect(sample.status).toBe(200);
+    expect(sample.headers['x-test-mode']).toBe('true');
+    expect((sample.body as { pagination: { total: number } }).pagination.total).toBe(SAMPLE_COUNTS.workOrders);
   });
 
   it('piped (no terminal), writes them as JSON log lines', async () => {
@@ -69,6 +82,7 @@ describe('first run', () => {
     const logs = captureLogs('info');
     await createDemoTeamIfEmpty(sut.app, sut.app.get(AppConfig), logs.logger);
     expect(logs.text()).toMatch(/API key ppk_[0-9A-Za-z]{32,}/);
-    expect(logs.lines).toHaveLength(2);
+    expect(logs.text()).toMatch(/test key \(test mode[^"]*\): ppk_test_[0-9A-Za-z]{32,}/);
+    expect(logs.lines).toHaveLength(3);
   });
 });
