@@ -123,6 +123,25 @@ describe('test mode', () => {
     expect(before).toBeGreaterThan(0);
   });
 
+  it('takes an empty body, {} and {"sampleData": false} alike: the sandbox emptied, nothing loaded', async () => {
+    const bare = await sut
+      .http()
+      .post('/v1/sandbox/reset')
+      .set(...bearer(test));
+    const none = await as(test).post('/v1/sandbox/reset', { sampleData: false });
+    for (const answer of [bare, none]) {
+      expect(answer.status).toBe(202);
+      expect(answer.headers['x-test-mode']).toBe('true');
+      expect((answer.body as { data: Reset }).data).toMatchObject({
+        teamId: test.sandboxTeamId,
+        sampleData: false,
+        records: { units: 0, tenants: 0, workOrders: 0 },
+      });
+    }
+    expect(((await as(test).get('/v1/units')).body as Page<unknown>).pagination.total).toBe(0);
+    expect(((await as(live).get('/v1/units')).body as Page<unknown>).pagination.total).toBeGreaterThan(0);
+  });
+
   it('refuses a body that is not {} or {"sampleData": boolean}', async () => {
     expect(expectError(await as(test).post('/v1/sandbox/reset', { sampleData: 'yes' }), 400)).toContain('sampleData');
     expect(expectError(await as(test).post('/v1/sandbox/reset', { wipe: true }), 400)).toContain('wipe');
