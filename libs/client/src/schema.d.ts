@@ -1653,7 +1653,7 @@ export interface components {
             readonly updatedAt: string;
         };
         /** @enum {string} */
-        ImportResource: "units" | "tenants" | "landlords" | "contractors" | "work-orders";
+        ImportResource: "contractors" | "units" | "tenants" | "work-orders" | "landlords";
         /**
          * @description `succeeded` once every row ran, whatever `failedCount`; `failed` only when it could not run.
          * @enum {string}

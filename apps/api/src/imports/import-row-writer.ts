@@ -12,15 +12,15 @@ import {
   type EventType,
 } from '@app/common';
 import { EventsStore } from '../events/index.js';
+import { ResourceCsvs } from '../exports/index.js';
 import { announcerOf } from '../resources.js';
-import { WorkOrdersService } from '../work-orders/index.js';
-import { IMPORT_TARGETS, type ImportResource } from './import-resources.js';
+import { importTargetOf, referencesOf, type ExternalReference, type ImportResource } from './import-resources.js';
 import { ImportsRepository, type StoredImportRow } from './imports.repository.js';
 
 /** A row that fails: its error as the POST (or PUT) would answer it. */
 export class ImportRowError extends Error {}
 
-/** What one import writes with: its team, id, resource, and the time a `completed` work order is resolved at. */
+/** What one import writes with: its team, id, resource, and its time (a `completed` work order is resolved at it). */
 export interface ImportScope {
   teamId: string;
   importId: string;
@@ -41,11 +41,14 @@ const validation = createValidationPipe();
 @Injectable()
 export class ImportRowWriter {
   private readonly log = new Logger('Imports');
+  /** Each resource's references by external id, from its import columns (read once). */
+  private readonly references = new Map<ImportResource, ExternalReference[]>();
 
   constructor(
     private readonly moduleRef: ModuleRef,
     private readonly imports: ImportsRepository,
     private readonly events: EventsStore,
+    private readonly csvs: ResourceCsvs,
   ) {}
 
   async write(manager: EntityManager, scope: ImportScope, row: StoredImportRow): Promise<'created' | 'updated'> {
@@ -66,7 +69,7 @@ export class ImportRowWriter {
 
   private async writeRow(manager: EntityManager, scope: ImportScope, row: StoredImportRow) {
     if (row.parseError !== null || row.body === null) throw new ImportRowError(row.parseError ?? 'Empty row');
-    const target = IMPORT_TARGETS[scope.resource];
+    const target = importTargetOf(scope.resource);
     const body = (await trim.transform(structuredClone(row.body), { type: 'body' })) as Record<string, unknown>;
     await this.resolveReferences(manager, scope, body);
     const existing = await this.existingId(manager, scope, body.externalRef);
@@ -74,32 +77,32 @@ export class ImportRowWriter {
     const resource = announcerOf(target.service);
     if (!resource) throw new Error(`no controller announces ${target.service.name}`);
     const actor: Actor = { type: 'import', id: scope.importId };
-    const isWorkOrder = scope.resource === 'work-orders';
     if (existing === undefined) {
-      // A work order's POST takes no status: an import's row sets it after the create, as given.
-      const { status, ...fields } = body;
-      const dto = await this.validated(isWorkOrder ? fields : body, target.create);
-      const statusDto =
-        isWorkOrder && status !== undefined ? await this.validated({ status }, target.update) : undefined;
+      // Fields only an import writes (a work order's status: its POST takes none) are set by an update after the
+      // create, as given.
+      const fields = { ...body };
+      const later: Record<string, unknown> = {};
+      for (const name of target.importOnly) {
+        if (!(name in fields)) continue;
+        later[name] = fields[name];
+        delete fields[name];
+      }
+      const dto = await this.validated(fields, target.create);
+      const laterDto = Object.keys(later).length > 0 ? await this.validated(later, target.update) : undefined;
       let record = (await service.create(scope.teamId, dto)) as { id: string };
-      if (statusDto) record = await this.workOrders().update(scope.teamId, record.id, statusDto, scope.importedAt);
+      if (laterDto)
+        record = (await service.update(scope.teamId, record.id, laterDto, scope.importedAt)) as { id: string };
       const object = resource.eventObject?.(record) ?? record;
       await this.record(manager, scope, `${eventRecordOf(resource)}.created`, object, undefined, actor);
       return 'created';
     }
     const dto = await this.validated(body, target.update);
     const before = await lockedRecord(service, scope.teamId, existing);
-    const record = isWorkOrder
-      ? await this.workOrders().update(scope.teamId, existing, dto, scope.importedAt)
-      : await service.update(scope.teamId, existing, dto);
+    const record = await service.update(scope.teamId, existing, dto, scope.importedAt);
     const object = resource.eventObject?.(record) ?? record;
     const changes = before ? previousAttributes(before, object) : undefined;
     await this.record(manager, scope, `${eventRecordOf(resource)}.updated`, object, changes, actor);
     return 'updated';
-  }
-
-  private workOrders(): WorkOrdersService {
-    return this.moduleRef.get(WorkOrdersService, { strict: false });
   }
 
   private async record(
@@ -125,13 +128,22 @@ export class ImportRowWriter {
   /** The record of the team that the row's `externalRef` names, when there is one (the row updates it). */
   private async existingId(manager: EntityManager, scope: ImportScope, externalRef: unknown) {
     if (typeof externalRef !== 'string' || externalRef === '') return undefined;
-    const table = IMPORT_TARGETS[scope.resource].table;
+    const table = importTargetOf(scope.resource).table;
     return (await this.imports.idsByExternalRef(manager, scope.teamId, table, [externalRef])).get(externalRef);
+  }
+
+  private referencesOf(resource: ImportResource): ExternalReference[] {
+    let references = this.references.get(resource);
+    if (!references) {
+      references = referencesOf(this.csvs.importColumnsOf(resource)?.columns.keys() ?? []);
+      this.references.set(resource, references);
+    }
+    return references;
   }
 
   /** `unitExternalRef` → `unitId` (and the others), by the team's records' external ids; unknown ones fail the row. */
   private async resolveReferences(manager: EntityManager, scope: ImportScope, body: Record<string, unknown>) {
-    for (const reference of IMPORT_TARGETS[scope.resource].references) {
+    for (const reference of this.referencesOf(scope.resource)) {
       if (!(reference.from in body)) continue;
       const value = body[reference.from];
       delete body[reference.from];

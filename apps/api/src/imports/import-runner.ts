@@ -4,7 +4,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { analyzeAfterBulkWrite, Clock, Transactions } from '@app/common';
 import { EventsStore } from '../events/index.js';
 import { ImportResponse } from './dto/import.response.js';
-import { IMPORT_TARGETS, isImportResource } from './import-resources.js';
+import { importTargetOf, isImportResource } from './import-resources.js';
 import { ImportRowError, ImportRowWriter } from './import-row-writer.js';
 import { ImportsRepository, type ImportErrorRow, type ImportStatus } from './imports.repository.js';
 
@@ -170,7 +170,7 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
       if (current.processedRows + rows.length < current.totalRows && rows.length > 0) return 'more';
       await this.finish(manager, teamId, id, 'succeeded');
       const written = current.createdCount + current.updatedCount + counts.created + counts.updated;
-      if (!current.dryRun) analyze = { table: IMPORT_TARGETS[current.resource].table, rows: written };
+      if (!current.dryRun) analyze = { table: importTargetOf(current.resource).table, rows: written };
       return 'done';
     });
     // After the commit: the next statements are planned for the table's new size (bulk-writes.ts).
