@@ -15,13 +15,11 @@ import { ApiKeyCache } from './api-key-cache.js';
 import { ApiKeysRepository, type KeyRow, type TeamKindRow } from './api-keys.repository.js';
 import { API_KEY_PATTERN, generateApiKey, hashApiKey } from './api-key-secret.js';
 
-/** How many characters of a key the dashboard and the CLI show to tell keys apart: `ppk_` and 8 more. */
+/**
+ * How many characters of a key the dashboard and the CLI show to tell keys apart (CONTRACT: the first 12): `ppk_`
+ * and 8 of the secret, or `ppk_test_` and 3.
+ */
 export const KEY_PREFIX_LENGTH = 12;
-
-/** The shown start of a key: `ppk_` or `ppk_test_`, and 8 characters of its secret. */
-export function keyPrefixOf(apiKey: string): string {
-  return apiKey.slice(0, apiKey.startsWith(TEST_KEY_PREFIX) ? TEST_KEY_PREFIX.length + 8 : KEY_PREFIX_LENGTH);
-}
 
 /** The name of the key a new team is created with. */
 export const FIRST_KEY_NAME = 'default';
@@ -259,7 +257,7 @@ export class ApiKeysService implements CallerLookup {
     const id = randomUUID();
     await this.keys.insertKey(
       teamId,
-      { id, name, keyHash: hashApiKey(apiKey), prefix: keyPrefixOf(apiKey), access, expiresAt },
+      { id, name, keyHash: hashApiKey(apiKey), prefix: apiKey.slice(0, KEY_PREFIX_LENGTH), access, expiresAt },
       manager,
     );
     return { teamId, apiKeyId: id, apiKey };
