@@ -57,6 +57,17 @@ button.secondary, .button.secondary { background: #fff; color: var(--ink); borde
 button.danger, .button.danger { background: var(--danger); border-color: var(--danger); color: #fff; }
 button.small, .button.small { padding: .3rem .7rem; font-size: .875rem; }
 header.top button { background: transparent; border-color: #667085; color: #fff; padding: .3rem .8rem; }
+header.top .mode { display: flex; }
+header.top button.mode-switch { display: flex; align-items: center; gap: .5rem; border-color: transparent; padding: .3rem .5rem; }
+.mode-switch .track { position: relative; width: 2.1rem; height: 1.2rem; border-radius: 1rem; background: #344054; border: 1px solid #98a2b3; flex: none; }
+.mode-switch .track::after { content: ''; position: absolute; top: .15rem; left: .15rem; width: .8rem; height: .8rem; border-radius: 50%; background: #fff; }
+.mode-switch[aria-pressed="true"] .track { background: #fec84b; border-color: #fec84b; }
+.mode-switch[aria-pressed="true"] .track::after { left: auto; right: .15rem; background: #101828; }
+.test-banner { background: #fec84b; color: #101828; }
+.test-banner .bar { max-width: 72rem; margin: 0 auto; padding: .55rem 1.5rem; display: flex; flex-wrap: wrap; gap: .25rem 1.5rem; align-items: center; justify-content: space-between; }
+.test-banner p { margin: 0; }
+.test-banner a { color: #101828; font-weight: 600; }
+.test-banner a:focus-visible { outline-color: #101828; }
 .actions { display: flex; gap: .75rem; align-items: center; flex-wrap: wrap; }
 table { width: 100%; border-collapse: collapse; font-size: .925rem; }
 caption { text-align: left; font-weight: 600; padding-bottom: .5rem; }
