@@ -6,7 +6,7 @@ import { SandboxService } from '../../sandbox/index.js';
 import { Form, type Submitted } from '../forms/form.pipe.js';
 import { SandboxResetForm, TestModeForm } from '../forms/test-mode.forms.js';
 import { DashboardCookies } from '../http/cookies.js';
-import { DashboardError, PageError } from '../http/dashboard-error.filter.js';
+import { DashboardError } from '../http/dashboard-error.filter.js';
 import { DashboardPages } from '../http/dashboard-pages.decorator.js';
 import { Session, viewerOf } from '../http/session.guard.js';
 import { SessionsService } from '../sessions.service.js';
@@ -59,21 +59,18 @@ export class TestModeController {
     @Session() session: Session,
     @Form(SandboxResetForm) submitted: Submitted<SandboxResetForm>,
   ): Promise<string> {
-    this.requireTestMode(session);
-    const viewer = viewerOf(session);
+    // The form has only its button's hidden field: an invalid one was not sent by the page, so it is not shown again.
     if (!submitted.valid || submitted.form.sampleData === '') {
-      const text = submitted.valid ? 'Choose whether to load the sample data.' : submitted.problem;
-      throw new PageError(400, sandboxPage({ viewer, sandboxTeamId: session.teamId, notice: { kind: 'error', text } }));
+      const problem = submitted.valid ? 'Choose whether to load the sample data.' : submitted.problem;
+      throw new DashboardError(400, 'Not done', `${problem} Nothing was changed.`, viewerOf(session));
     }
+    this.requireTestMode(session);
     // Asked of the live team, not taken from the session: whatever the session holds, this is the sandbox.
     const sandboxTeamId = await this.keys.sandboxOf(session.liveTeamId);
-    const result = await this.sandboxes.resetTeam(
-      sandboxTeamId,
-      this.authorOf(session),
-      submitted.form.sampleData === 'yes',
-    );
+    const sampleData = submitted.form.sampleData === 'yes';
+    const result = await this.sandboxes.resetTeam(sandboxTeamId, this.authorOf(session), sampleData);
     const notice: Notice = { kind: 'success', text: sandboxResult(result) };
-    return sandboxPage({ viewer, sandboxTeamId, notice });
+    return sandboxPage({ viewer: viewerOf(session), sandboxTeamId, notice });
   }
 
   /**
