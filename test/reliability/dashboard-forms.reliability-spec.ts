@@ -26,6 +26,8 @@ const FORMS: Record<string, Record<string, string>> = {
   '/dashboard/webhooks/:id/rotate-secret': {},
   '/dashboard/webhooks/:id/:action': {},
   '/dashboard/webhooks/:id/deliveries/:deliveryId/retry': {},
+  '/dashboard/test-mode': { testMode: 'on', back: 'keys' },
+  '/dashboard/sandbox/reset': { sampleData: 'yes' },
 };
 
 const CONTROL_CHARACTERS = ['\u0000', '\u001b', '\u007f'];

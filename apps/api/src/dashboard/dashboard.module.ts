@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ImportsModule } from '../imports/index.js';
+import { SandboxModule } from '../sandbox/index.js';
 import { WebhooksModule } from '../webhooks/index.js';
 import { AccountsModule } from './accounts/index.js';
 import { DashboardCleanup } from './dashboard.cleanup.js';
@@ -10,6 +11,7 @@ import { AssetsController } from './pages/assets.controller.js';
 import { AuthController } from './pages/auth.controller.js';
 import { ImportsPagesController } from './pages/imports.controller.js';
 import { KeysController } from './pages/keys.controller.js';
+import { TestModeController } from './pages/test-mode.controller.js';
 import { UsageController } from './pages/usage.controller.js';
 import { WebhooksController } from './pages/webhooks.controller.js';
 import { SessionsRepository } from './sessions.repository.js';
@@ -18,11 +20,11 @@ import { UsageReportRepository } from './usage-report.repository.js';
 import { UsageReportService } from './usage-report.service.js';
 
 /**
- * The developer dashboard (`/dashboard`): accounts, API keys, usage, webhooks and imports, as HTML pages on the API's
+ * The developer dashboard (`/dashboard`): accounts, API keys, usage, webhooks and imports (live or, with the "Test mode" switch, the sandbox's), as HTML pages on the API's
  * port, one controller per page (`pages/`); the sessions, CSRF and form plumbing is in `http/` and `forms/`.
  */
 @Module({
-  imports: [AccountsModule, ImportsModule, WebhooksModule],
+  imports: [AccountsModule, ImportsModule, SandboxModule, WebhooksModule],
   controllers: [
     AssetsController,
     AuthController,
@@ -30,6 +32,7 @@ import { UsageReportService } from './usage-report.service.js';
     UsageController,
     WebhooksController,
     ImportsPagesController,
+    TestModeController,
     FaviconController,
   ],
   providers: [

@@ -6,6 +6,10 @@ import { unscopedStatement } from '@app/common';
 /** A stored session with the person and team it belongs to (`dashboard_sessions` joined with `users`, `teams`). */
 export interface SessionRow {
   teamId: string;
+  /** Whether the session shows the team's sandbox ("Test mode"). */
+  testMode: boolean;
+  /** The live team's sandbox, when it has one yet. */
+  sandboxTeamId: string | null;
   userId: string;
   email: string;
   teamName: string;
@@ -54,10 +58,12 @@ export class SessionsRepository {
     const rows = await this.run<SessionRow>(
       this.db.manager,
       `SELECT s.team_id AS "teamId", s.user_id AS "userId", u.email, t.name AS "teamName",
-              s.csrf_token AS "csrfToken", s.created_at AS "createdAt", s.last_seen_at AS "lastSeenAt"
+              s.csrf_token AS "csrfToken", s.created_at AS "createdAt", s.last_seen_at AS "lastSeenAt",
+              s.test_mode AS "testMode", sandbox.id AS "sandboxTeamId"
          FROM dashboard_sessions s
          JOIN users u ON u.team_id = s.team_id AND u.id = s.user_id
          JOIN teams t ON t.id = s.team_id
+         LEFT JOIN teams sandbox ON sandbox.live_team_id = s.team_id
         WHERE s.id_hash = $1`,
       [idHash],
     );
@@ -66,6 +72,13 @@ export class SessionsRepository {
 
   async touch(idHash: string, at: Date): Promise<void> {
     await this.run(this.db.manager, 'UPDATE dashboard_sessions SET last_seen_at = $2 WHERE id_hash = $1', [idHash, at]);
+  }
+
+  async setTestMode(idHash: string, testMode: boolean): Promise<void> {
+    await this.run(this.db.manager, 'UPDATE dashboard_sessions SET test_mode = $2 WHERE id_hash = $1', [
+      idHash,
+      testMode,
+    ]);
   }
 
   async delete(idHash: string): Promise<void> {

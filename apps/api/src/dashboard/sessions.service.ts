@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { AppConfig, Clock } from '@app/common';
 import { type Account } from './accounts/index.js';
 import { SessionsRepository } from './sessions.repository.js';
@@ -11,14 +11,32 @@ const DAY_MS = 86_400_000;
 const TOUCH_EVERY_MS = 60_000;
 
 export interface Session {
+  /**
+   * The team whose data the pages show and change: the account's own (live) team, or in test mode its sandbox. A
+   * key made for a sandbox's id is a test key (`ApiKeysService.createKey`).
+   */
   teamId: string;
+  /** The account's own team, which the session belongs to whatever the mode. */
+  liveTeamId: string;
+  /** "Test mode" is on: `teamId` is the live team's sandbox. */
+  testMode: boolean;
   userId: string;
   email: string;
   teamName: string;
+  /** The token the session's forms carry in its current mode (`formTokenOf`). */
   csrfToken: string;
 }
 
 const hashOf = (sessionId: string): string => createHash('sha256').update(sessionId).digest('hex');
+
+/**
+ * The form token of a session in a mode: its stored token when live, a token derived from it in test mode. A page
+ * carries the token of the mode it was shown in, so a form from a tab still showing the other mode (live keys, while
+ * another tab switched Test mode on) is refused like an out-of-date form instead of acting on the other team.
+ */
+function formTokenOf(csrfToken: string, testMode: boolean): string {
+  return testMode ? createHmac('sha256', csrfToken).update('dashboard test mode').digest('base64url') : csrfToken;
+}
 
 /**
  * Dashboard sessions in a small PostgreSQL table (`dashboard_sessions`), so every instance knows every
@@ -50,6 +68,8 @@ export class SessionsService {
       sessionId,
       session: {
         teamId: account.teamId,
+        liveTeamId: account.teamId,
+        testMode: false,
         userId: account.userId,
         email: account.email,
         teamName: account.teamName,
@@ -74,13 +94,23 @@ export class SessionsService {
     if (idle >= TOUCH_EVERY_MS) {
       await this.sessions.touch(hashOf(sessionId), new Date(now));
     }
+    // Switching Test mode on makes the sandbox first, so a session in test mode always finds one.
+    const sandboxTeamId = row.testMode ? row.sandboxTeamId : null;
+    const testMode = sandboxTeamId !== null;
     return {
-      teamId: row.teamId,
+      teamId: sandboxTeamId ?? row.teamId,
+      liveTeamId: row.teamId,
+      testMode,
       userId: row.userId,
       email: row.email,
       teamName: row.teamName,
-      csrfToken: row.csrfToken,
+      csrfToken: formTokenOf(row.csrfToken, testMode),
     };
+  }
+
+  /** Turns the session's Test mode on or off (the caller makes the sandbox first). */
+  async setTestMode(sessionId: string, testMode: boolean): Promise<void> {
+    await this.sessions.setTestMode(hashOf(sessionId), testMode);
   }
 
   async end(sessionId: string): Promise<void> {

@@ -13,6 +13,7 @@ import { DashboardHardening1795633247294 } from './1795633247294-dashboard-harde
 import { WorkOrderAttachments1795700000000 } from './1795700000000-work-order-attachments.js';
 import { Imports1795800000000 } from './1795800000000-imports.js';
 import { Sandboxes1795900000000 } from './1795900000000-sandboxes.js';
+import { DashboardTestMode1795910000000 } from './1795910000000-dashboard-test-mode.js';
 
 /** Every migration, in order. New migrations are appended here (ESM has no glob loading). */
 export const migrations = [
@@ -31,4 +32,5 @@ export const migrations = [
   WorkOrderAttachments1795700000000,
   Imports1795800000000,
   Sandboxes1795900000000,
+  DashboardTestMode1795910000000,
 ];

@@ -60,5 +60,10 @@ export const Session = createParamDecorator((_: unknown, context: ExecutionConte
 
 /** The page header's view of the signed-in person. */
 export function viewerOf(session: Session): Viewer {
-  return { email: session.email, teamName: session.teamName, csrfToken: session.csrfToken };
+  return {
+    email: session.email,
+    teamName: session.teamName,
+    csrfToken: session.csrfToken,
+    testMode: session.testMode,
+  };
 }

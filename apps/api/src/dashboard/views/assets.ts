@@ -18,11 +18,11 @@ a { color: var(--brand); }
 .skip { position: absolute; left: -9999px; }
 .skip:focus { left: 1rem; top: 1rem; background: var(--card); padding: .5rem 1rem; z-index: 10; }
 header.top { background: #101828; color: #fff; }
-header.top .bar { max-width: 72rem; margin: 0 auto; display: flex; align-items: center; gap: 1.5rem; padding: .75rem 1.5rem; }
-header.top .brand { font-weight: 700; color: #fff; text-decoration: none; display: flex; gap: .5rem; align-items: center; }
+header.top .bar { max-width: 72rem; margin: 0 auto; display: flex; flex-wrap: wrap; align-items: center; gap: .75rem 1.5rem; padding: .75rem 1.5rem; }
+header.top .brand { font-weight: 700; color: #fff; text-decoration: none; display: flex; white-space: nowrap; gap: .5rem; align-items: center; }
 header.top .brand .logo { display: block; width: 1.75rem; height: 1.75rem; }
 header.top nav ul { list-style: none; display: flex; gap: .25rem; margin: 0; padding: 0; }
-header.top nav a { color: #d0d5dd; text-decoration: none; padding: .4rem .75rem; border-radius: .4rem; }
+header.top nav a { color: #d0d5dd; text-decoration: none; padding: .4rem .75rem; border-radius: .4rem; white-space: nowrap; }
 header.top nav a[aria-current="page"], header.top nav a:hover { background: #344054; color: #fff; }
 header.top .who { margin-left: auto; display: flex; gap: 1rem; align-items: center; color: #d0d5dd; font-size: .9rem; }
 header.top .who form { margin: 0; }
@@ -56,7 +56,18 @@ button, .button { font: inherit; font-weight: 600; border-radius: .5rem; padding
 button.secondary, .button.secondary { background: #fff; color: var(--ink); border-color: #98a2b3; }
 button.danger, .button.danger { background: var(--danger); border-color: var(--danger); color: #fff; }
 button.small, .button.small { padding: .3rem .7rem; font-size: .875rem; }
-header.top button { background: transparent; border-color: #667085; color: #fff; padding: .3rem .8rem; }
+header.top button { background: transparent; border-color: #667085; color: #fff; padding: .3rem .8rem; white-space: nowrap; }
+header.top .mode { display: flex; }
+header.top button.mode-switch { display: flex; align-items: center; gap: .5rem; border-color: transparent; padding: .3rem .5rem; }
+.mode-switch .track { position: relative; width: 2.1rem; height: 1.2rem; border-radius: 1rem; background: #344054; border: 1px solid #98a2b3; flex: none; }
+.mode-switch .track::after { content: ''; position: absolute; top: .15rem; left: .15rem; width: .8rem; height: .8rem; border-radius: 50%; background: #fff; }
+.mode-switch[aria-pressed="true"] .track { background: #fec84b; border-color: #fec84b; }
+.mode-switch[aria-pressed="true"] .track::after { left: auto; right: .15rem; background: #101828; }
+.test-banner { background: #fec84b; color: #101828; }
+.test-banner .bar { max-width: 72rem; margin: 0 auto; padding: .55rem 1.5rem; display: flex; flex-wrap: wrap; gap: .25rem 1.5rem; align-items: center; justify-content: space-between; }
+.test-banner p { margin: 0; }
+.test-banner a { color: #101828; font-weight: 600; }
+.test-banner a:focus-visible { outline-color: #101828; }
 .actions { display: flex; gap: .75rem; align-items: center; flex-wrap: wrap; }
 table { width: 100%; border-collapse: collapse; font-size: .925rem; }
 caption { text-align: left; font-weight: 600; padding-bottom: .5rem; }

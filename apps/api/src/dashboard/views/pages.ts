@@ -94,13 +94,21 @@ export function keysPage(view: KeysView): string {
       </div>`
     : '';
   const rows = view.keys.map((key) => keyRow(key, view.now));
+  const test = view.viewer.testMode;
   return page(
     { title: 'API keys', viewer: view.viewer, current: 'keys' },
-    html`<h1>API keys</h1>
-      <p class="lead">Keys let your software reach this team's portfolio. Each is shown once, when it is made.</p>
+    html`<h1>${test ? 'Test keys' : 'API keys'}</h1>
+      <p class="lead">
+        ${
+          test
+            ? html`Test keys (<code>ppk_test_…</code>) reach only your sandbox, never your live portfolio. Each is shown
+              once, when it is made.`
+            : "Keys let your software reach this team's portfolio. Each is shown once, when it is made."
+        }
+      </p>
       ${notice(view.notice)} ${created}
       <section class="card" aria-labelledby="create-title">
-        <h2 id="create-title">Create a key</h2>
+        <h2 id="create-title">${test ? 'Create a test key' : 'Create a key'}</h2>
         <form method="post" action="${DASHBOARD}/keys" novalidate>
           ${csrfField(view.viewer.csrfToken)}
           <div class="row">
@@ -152,11 +160,11 @@ export function keysPage(view: KeysView): string {
               <p class="hint" id="expires-hint">Optional. The key stops working at 00:00 UTC that day.</p>
             </div>
           </div>
-          <button type="submit">Create key</button>
+          <button type="submit">${test ? 'Create test key' : 'Create key'}</button>
         </form>
       </section>
       <section class="card" aria-labelledby="keys-title">
-        <h2 id="keys-title">Your team's keys</h2>
+        <h2 id="keys-title">${test ? "Your sandbox's test keys" : "Your team's keys"}</h2>
         ${
           rows.length === 0
             ? html`<p class="empty">No keys yet. Create one above.</p>`
