@@ -37,6 +37,8 @@ const SPECS = [
   'work-order-attachments',
   'contract-exports',
   'imports',
+  'test-mode',
+  'dashboard-test-mode',
 ];
 
 export default {
