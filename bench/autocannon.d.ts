@@ -17,6 +17,8 @@ declare module 'autocannon' {
     duration?: number;
     /** A number of requests to send, instead of a duration. */
     amount?: number;
+    /** Requests per second across all connections, at most (none: each connection sends as fast as it can). */
+    overallRate?: number;
     pipelining?: number;
     timeout?: number;
     headers?: Record<string, string>;

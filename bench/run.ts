@@ -5,6 +5,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ATTACHMENT_TARGETS, describeMemory, measureAttachmentMemory, MIB, type MemoryResult } from './attachments.js';
 import { type Fixtures, isSeeded, prepare } from './fixtures.js';
+import { type ImportCheckResult, importTargetLines, measureImportsAndExports } from './imports.js';
 import { numberArg, parseArgs } from './lib/args.js';
 import { prepareBaseline } from './lib/baseline.js';
 import { migrate, openBenchDatabase, recreateOwnedDatabase, ROOT } from './lib/database.js';
@@ -44,7 +45,10 @@ const scenarios = SCENARIOS.filter((scenario) => !only || scenario.name.toLowerC
 /** Issue 24's memory check, run before the load so the service's RSS is not that of earlier scenarios. */
 const MEMORY_CHECK = 'attachment memory, 10 MiB upload + download';
 const checkMemory = !only || MEMORY_CHECK.includes(only);
-if (scenarios.length === 0 && !checkMemory) throw new Error(`no scenario matches --only ${only}`);
+/** Issue 25's check, on the service only, also before the load (whose POSTs would change the exports' rows). */
+const IMPORT_CHECK = 'imports and exports, 10,000 units + 50,000 work orders imported, 100,000-row CSV export';
+const checkImports = !only || IMPORT_CHECK.includes(only);
+if (scenarios.length === 0 && !checkMemory && !checkImports) throw new Error(`no scenario matches --only ${only}`);
 /** Where the servers' uploads go (the service's STORAGE_DIR, the floor's files), one folder each; removed at the end. */
 const uploadRoot = mkdtempSync(join(tmpdir(), 'bench-uploads-'));
 const uploadDirOf = (name: ServerUnderTest['name']): string => join(uploadRoot, name);
@@ -104,7 +108,11 @@ async function emptyFolder(folder: string): Promise<void> {
  * The targets the run checks (issue 24's; issue 13's are read off the table in docs/performance.md): one line
  * each, and whether any is missed. A smoke run checks none: its sizes and durations measure nothing.
  */
-function checkTargets(results: ScenarioResult[], memory: MemoryResult[]): { lines: string[]; missed: boolean } {
+function checkTargets(
+  results: ScenarioResult[],
+  memory: MemoryResult[],
+  imports: ImportCheckResult | undefined,
+): { lines: string[]; missed: boolean } {
   const lines: string[] = [];
   let missed = false;
   const verdict = (met: boolean): string => {
@@ -127,6 +135,7 @@ function checkTargets(results: ScenarioResult[], memory: MemoryResult[]): { line
         : `- for reference, the same on the floor's plain upload server: ${describeMemory(result)}`,
     );
   }
+  if (imports) lines.push(...importTargetLines(imports, verdict));
   return { lines, missed };
 }
 
@@ -138,6 +147,7 @@ async function loadTest(
   manifest: SeedManifest,
   baseline: ServerUnderTest | undefined,
   memory: MemoryResult[],
+  imports: ImportCheckResult | undefined,
 ): Promise<boolean> {
   const results: ScenarioResult[] = [];
   for (const [index, scenario] of scenarios.entries()) {
@@ -163,7 +173,7 @@ async function loadTest(
     .map((server) => `${server.name} ${memoryMiB(server.process.pid ?? 0, 'VmHWM')?.toFixed(0) ?? '?'} MiB`)
     .join(', ');
   const { workOrders, tenants } = manifest.bigTeam.counts;
-  const targets = checkTargets(results, memory);
+  const targets = checkTargets(results, memory, imports);
   const summary = [
     '',
     ...(results.length > 0 ? [renderTable(results), ''] : []),
@@ -179,7 +189,7 @@ async function loadTest(
   writeFileSync(resolve(ROOT, '.data', `${name}.md`), summary);
   writeFileSync(
     resolve(ROOT, '.data', `${name}.json`),
-    JSON.stringify({ scale, seed, connections, warmup, duration, results, attachmentMemory: memory }, null, 2),
+    JSON.stringify({ scale, seed, connections, warmup, duration, results, attachmentMemory: memory, imports }, null, 2),
   );
   const erroneous = results.filter(
     (result) =>
@@ -192,7 +202,9 @@ async function loadTest(
   const memoryFailures = memory.flatMap((result) => result.failures.map((failure) => `${result.server}: ${failure}`));
   const memoryFailed = memoryFailures.length > 0;
   if (memoryFailed) log(`attachment memory check: ${memoryFailures.join('; ')}`);
-  return erroneous.length > 0 || targets.missed || memoryFailed;
+  const importFailures = imports?.failures ?? [];
+  if (importFailures.length > 0) log(`imports and exports check: ${importFailures.join('; ')}`);
+  return erroneous.length > 0 || targets.missed || memoryFailed || importFailures.length > 0;
 }
 
 const started = Date.now();
@@ -284,7 +296,21 @@ try {
         await emptyFolder(uploadDirOf(server.name));
       }
     }
-    failed = (await loadTest(service, floor, fixtures, manifest, baseline, memory)) || mismatches.length > 0;
+    let imports: ImportCheckResult | undefined;
+    if (checkImports) {
+      log(IMPORT_CHECK);
+      // Smoke: small sizes, to show the path works (the export is of the smoke seed's big team: 1,000 rows).
+      imports = await measureImportsAndExports(
+        service,
+        fixtures,
+        database.url,
+        smoke
+          ? { units: 200, workOrders: 500, readSeconds: 1 }
+          : { units: 10_000, workOrders: 50_000, readSeconds: duration },
+        log,
+      );
+    }
+    failed = (await loadTest(service, floor, fixtures, manifest, baseline, memory, imports)) || mismatches.length > 0;
   }
 } catch (error) {
   failed = true;

@@ -15,6 +15,11 @@ export interface LoadOptions {
   durationSeconds: number;
   /** Send this many requests instead of loading for `durationSeconds` (the smoke run's few uploads). */
   amount?: number;
+  /**
+   * At most this many requests a second across the connections (autocannon's `overallRate`): a steady load well
+   * under what the server answers, so a latency is that of a request rather than of a queue. None: flat out.
+   */
+  rate?: number;
   apiKey: string;
   /** Called for every request sent: the scenario's next request. */
   next: () => NextRequest;
@@ -78,6 +83,7 @@ export function drive(server: ServerUnderTest, options: LoadOptions): Promise<Lo
         connections: options.connections,
         duration: options.durationSeconds,
         ...(options.amount === undefined ? {} : { amount: options.amount }),
+        ...(options.rate === undefined ? {} : { overallRate: options.rate }),
         timeout: 10,
         requests: [request],
       },
