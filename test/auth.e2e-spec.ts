@@ -72,6 +72,7 @@ const ROUTES: Route[] = [
   { method: 'get', path: '/v1/imports/{importId}' },
   { method: 'get', path: '/v1/imports/{importId}/errors' },
   { method: 'post', path: '/v1/imports/{importId}/cancel' },
+  { method: 'post', path: '/v1/sandbox/reset' },
 ];
 
 interface Answer {

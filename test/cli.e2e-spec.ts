@@ -4,12 +4,14 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import request from 'supertest';
+import { ApiKeysService } from '../apps/api/src/api-keys/index.js';
 import { bearer, createTestApp, createTestDatabase, type TestApp } from './support/test-app.js';
 import { expectError, UUID } from './support/assertions.js';
 
 /** Built by the test script (`scripts/ensure-build.mjs`) before Jest starts. */
 const CLI = fileURLToPath(new URL('../dist/apps/cli/src/main.js', import.meta.url));
 const API_KEY = /^ppk_[0-9A-Za-z]{32,}$/;
+const TEST_KEY = /^ppk_test_[0-9A-Za-z]{32,}$/;
 
 interface Run {
   code: number | null;
@@ -281,6 +283,97 @@ describe('admin CLI', () => {
       expect(expectFailure(await cli(args, {}, 'another long password\n'))).toBe(
         'An account with this email already exists',
       );
+    });
+
+    it('keys create --test prints a test key of the team’s sandbox with the live teamId; the key reaches the sandbox', async () => {
+      // Teams and keys the command does not print are made in-process: each CLI run is a Node start.
+      const team = await sut.createTeam('Sandbox Lettings');
+      const run = await cli(['keys', 'create', '--team', team.teamId, '--test', '--name', 'ci']);
+      const line = onlyLine(run) as CreatedKeyLine & { sandboxTeamId: string };
+      expect(Object.keys(line).sort()).toEqual(['apiKey', 'apiKeyId', 'sandboxTeamId', 'teamId']);
+      expect(line.teamId).toBe(team.teamId);
+      expect(line.apiKeyId).toMatch(UUID);
+      expect(line.apiKey).toMatch(TEST_KEY);
+      expect(line.sandboxTeamId).toMatch(UUID);
+      expect(line.sandboxTeamId).not.toBe(team.teamId);
+
+      const created = await sut
+        .http()
+        .post('/v1/contractors')
+        .set(...bearer(line.apiKey))
+        .send({ companyName: 'Sandbox Plumbing', contactName: 'Sam Reed' });
+      expect({
+        status: created.status,
+        teamId: created.body.data?.teamId,
+        testMode: created.headers['x-test-mode'],
+      }).toEqual({ status: 201, teamId: line.sandboxTeamId, testMode: 'true' });
+      const liveList = await sut
+        .http()
+        .get('/v1/contractors')
+        .set(...bearer(team));
+      expect(liveList.body.pagination.total).toBe(0);
+      expect(liveList.headers['x-test-mode']).toBeUndefined();
+
+      // A second test key goes to the same sandbox.
+      const again = await sut.app.get(ApiKeysService).createKey(team.teamId, null, { test: true });
+      expect(again.sandboxTeamId).toBe(line.sandboxTeamId);
+    });
+
+    it('keys list --test lists only the sandbox’s keys; keys list only the live ones', async () => {
+      const team = await sut.createTeam('Two Modes Lettings');
+      const test = await sut.app.get(ApiKeysService).createKey(team.teamId, 'ci', { test: true });
+      const testKeys = onlyLine(await cli(['keys', 'list', '--team', team.teamId, '--test'])) as Array<{
+        apiKeyId: string;
+        prefix: string;
+      }>;
+      expect(testKeys.map((key) => key.apiKeyId)).toEqual([test.apiKeyId]);
+      expect(testKeys[0].prefix).toMatch(/^ppk_test_/);
+      const liveKeys = onlyLine(await cli(['keys', 'list', '--team', team.teamId])) as Array<{ apiKeyId: string }>;
+      expect(liveKeys.map((key) => key.apiKeyId)).toEqual([team.apiKeyId]);
+    });
+
+    it('refuses --test on any other command as a usage error', async () => {
+      const team = await sut.createTeam('Flag Lettings');
+      for (const args of [
+        ['teams', 'list', '--test'],
+        ['teams', 'create', '--name', 'Flagged Lettings', '--test'],
+        ['keys', 'revoke', team.apiKeyId, '--test'],
+        ['users', 'create', '--team', team.teamId, '--email', 'flag@flag-lettings.co.uk', '--test'],
+      ]) {
+        const run = await cli(args, {}, 'a long enough password\n');
+        expect({ args, code: run.code }).toEqual({ args, code: 2 });
+        expect(expectFailure(run)).toBe('--test is only for keys create and keys list');
+      }
+      // Nothing was done: the key still works, no team or account was made.
+      await sut
+        .http()
+        .get('/v1/units')
+        .set(...bearer(team))
+        .expect(200);
+      const { rows } = await db.query(
+        "SELECT (SELECT count(*)::int FROM teams WHERE name = 'Flagged Lettings') AS teams, " +
+          "(SELECT count(*)::int FROM users WHERE email = 'flag@flag-lettings.co.uk') AS users",
+      );
+      expect(rows).toEqual([{ teams: 0, users: 0 }]);
+    });
+
+    it('teams list does not list sandboxes, and users create refuses a sandbox’s id', async () => {
+      const team = await sut.createTeam('Hidden Sandbox Lettings');
+      const test = await sut.app.get(ApiKeysService).createKey(team.teamId, null, { test: true });
+      const teams = onlyLine(await cli(['teams', 'list'])) as Array<{ teamId: string; name: string }>;
+      expect(teams.map((entry) => entry.teamId)).toContain(team.teamId);
+      expect(teams.map((entry) => entry.teamId)).not.toContain(test.sandboxTeamId);
+      expect(teams.filter((entry) => entry.name.startsWith('Hidden Sandbox Lettings'))).toHaveLength(1);
+
+      const refused = await cli(
+        ['users', 'create', '--team', test.sandboxTeamId as string, '--email', 'tester@hidden-sandbox.co.uk'],
+        {},
+        'a long enough password\n',
+      );
+      expect(refused.code).toBe(1);
+      expect(expectFailure(refused)).toBe('Team not found');
+      const { rows } = await db.query('SELECT count(*)::int AS n FROM users WHERE team_id = $1', [test.sandboxTeamId]);
+      expect(rows).toEqual([{ n: 0 }]);
     });
 
     it('keys create --access read_only makes a key that reads but cannot write', async () => {

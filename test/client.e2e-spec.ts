@@ -6,6 +6,7 @@ import {
   etagOf,
   ifMatch,
   ImportTimeoutError,
+  isTestMode,
   PortfolioApiError,
   type Fetch,
   type Import,
@@ -13,6 +14,8 @@ import {
   type PortfolioClientOptions,
 } from '@app/client';
 import { ManualClock } from '@app/common';
+import { ApiKeysService } from '../apps/api/src/api-keys/index.js';
+import { SAMPLE_COUNTS } from '../apps/api/src/sandbox/index.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
 import { until } from './support/until.js';
 
@@ -827,6 +830,31 @@ describe('typed client (libs/client) against the real app', () => {
     const root = ok(await client.GET('/v1')).data;
     expect(root.version).toMatch(/^\d+\.\d+\.\d+$/);
     expect(root.links.openapi).toMatch(/^https?:\/\/[^/]+\/v1\/openapi\.json$/);
+  });
+
+  it('resetSandbox fills a test key’s sandbox with the sample or empties it; isTestMode tells its answers apart', async () => {
+    const { teamId } = await sut.createTeam('Client test mode team');
+    const testKey = await sut.app.get(ApiKeysService).createKey(teamId, 'client', { test: true });
+    const live = clientWith({ apiKey: (await sut.app.get(ApiKeysService).createKey(teamId, 'client live')).apiKey });
+    const test = clientWith({ apiKey: testKey.apiKey });
+
+    const filled = await test.resetSandbox({ sampleData: true });
+    expect(filled).toMatchObject({ teamId: testKey.sandboxTeamId, sampleData: true, records: SAMPLE_COUNTS });
+    const units = await test.GET('/v1/units', { params: { query: { pageSize: 1 } } });
+    expect(isTestMode(units)).toBe(true);
+    expect(ok(units).pagination.total).toBe(SAMPLE_COUNTS.units);
+    const liveUnits = await live.GET('/v1/units', { params: { query: { pageSize: 1 } } });
+    expect(isTestMode(liveUnits)).toBe(false);
+    expect(isTestMode(liveUnits.response)).toBe(false);
+    expect(ok(liveUnits).pagination.total).toBe(0);
+
+    const emptied = await test.resetSandbox();
+    expect(emptied).toMatchObject({ teamId: testKey.sandboxTeamId, sampleData: false, records: { units: 0 } });
+    expect(ok(await test.GET('/v1/units')).pagination.total).toBe(0);
+
+    const refused = await live.resetSandbox({ sampleData: true }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(PortfolioApiError);
+    expect(refused).toMatchObject({ status: 403, error: expect.stringContaining('test key') });
   });
 
   it('has driven every operation the served document describes', async () => {

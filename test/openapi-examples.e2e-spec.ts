@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { ApiKeysService } from '../apps/api/src/api-keys/index.js';
 import { createDemoRecords } from '../apps/api/src/demo-records.js';
 import { bearer, createTestApp, type TestApp } from './support/test-app.js';
 
@@ -250,9 +251,15 @@ describe('OpenAPI examples (what Swagger UI pre-fills)', () => {
     const demo = await sut.createTeam('Demo team');
     const demoAuth = bearer(demo);
     await createDemoRecords(sut.app, demo);
-    // A JSON create: an import's body is CSV (its own check below).
+    // A JSON create (201): an import's body is CSV (its own check below); the sandbox's reset (202) needs a test key
+    // (its own check below).
     const creates = Object.entries(doc.paths).flatMap(([path, operations]) =>
-      operations.post?.requestBody && requestMedia(doc, operations.post) && !path.includes('{') ? [path] : [],
+      operations.post?.requestBody &&
+      requestMedia(doc, operations.post) &&
+      !path.includes('{') &&
+      operations.post.responses['201']
+        ? [path]
+        : [],
     );
     expect(creates).toEqual(expect.arrayContaining(['/v1/units', '/v1/work-orders', '/v1/webhook-endpoints']));
     for (const path of creates) {
@@ -326,6 +333,28 @@ describe('OpenAPI examples (what Swagger UI pre-fills)', () => {
     expect(download?.parameters?.filter((parameter) => parameter.example ?? parameter.schema?.example)).toEqual([]);
   });
 
+  it('resets the demo team’s sandbox with the pre-filled body and its test key; the live key’s 403 says how to get one', async () => {
+    const demo = await sut.createTeam('Demo team with a sandbox');
+    // The first start prints the demo team's test key beside its live key (apps/api/src/core/start-up.ts).
+    const testKey = await sut.app.get(ApiKeysService).createKey(demo.teamId, 'default', { test: true });
+    const path = '/v1/sandbox/reset';
+    expect(operation('post', path).description).toContain('test key');
+    const refused = await tryItOut('post', path, path, [], bearer(demo));
+    expect(refused.status).toBe(403);
+    expect((refused.body as { error: string }).error).toContain('keys create --team <teamId> --test');
+
+    const response = await tryItOut('post', path, path, [], bearer(testKey));
+    expect({ status: response.status, body: response.body as unknown }).toMatchObject({
+      status: 202,
+      body: { data: { teamId: testKey.sandboxTeamId, sampleData: true } },
+    });
+    const units = await sut
+      .http()
+      .get('/v1/units?pageSize=1')
+      .set(...bearer(testKey));
+    expect((units.body as { pagination: { total: number } }).pagination.total).toBeGreaterThan(0);
+  });
+
   it('updates every resource with the pre-filled PUT bodies (ids of records the test made)', async () => {
     const cases: Array<[string, string, Substitution[]]> = [
       ['/v1/units/{unitId}', `/v1/units/${created.unit}`, []],
@@ -384,6 +413,7 @@ describe('OpenAPI examples (what Swagger UI pre-fills)', () => {
         'post /v1/work-orders/{workOrderId}/notes',
         'post /v1/work-orders/{workOrderId}/attachments',
         'post /v1/imports',
+        'post /v1/sandbox/reset',
         'put /v1/units/{unitId}',
         'put /v1/landlords/{landlordId}',
         'put /v1/contractors/{contractorId}',

@@ -35,6 +35,27 @@ export async function tableChecksums(sut: TestApp, tables: string[]): Promise<Re
   return row;
 }
 
+/**
+ * `tableChecksums` of one team's rows: those whose `team_id` is the team's (its own row of `teams`); a table without
+ * a `team_id` column holds no team's records and is left out.
+ */
+export async function teamChecksums(sut: TestApp, tables: string[], teamId: string): Promise<Record<string, string>> {
+  const scoped = await sut.sql<{ name: string }>(
+    `SELECT table_name AS name FROM information_schema.columns
+      WHERE table_schema = 'public' AND column_name = 'team_id' AND table_name = ANY ($1)`,
+    [tables],
+  );
+  const teamColumn = new Map(scoped.map((row): [string, string] => [row.name, 'team_id']));
+  if (tables.includes('teams')) teamColumn.set('teams', 'id');
+  const columns = [...teamColumn].map(
+    ([table, column]) =>
+      `(SELECT coalesce(md5(string_agg(${rowText}, '' ORDER BY ${rowText})), '') FROM "${table}" t
+         WHERE t.${column} = $1) AS "${table}"`,
+  );
+  const [row] = await sut.sql<Record<string, string>>(`SELECT ${columns.join(', ')}`, [teamId]);
+  return row;
+}
+
 /** Every row of every table, as text, to count what changed between two snapshots. */
 export async function tableRows(sut: TestApp, tables: string[]): Promise<Map<string, Set<string>>> {
   const snapshot = new Map<string, Set<string>>();

@@ -107,9 +107,10 @@ export async function runCommand(
   for (const option of args.options.keys()) {
     if (!known.has(option)) throw new UsageError(`unknown option --${option}`);
   }
-  if (args.options.has('test') && group !== 'keys')
+  const command = `${group ?? ''} ${action ?? ''}`;
+  if (args.options.has('test') && command !== 'keys create' && command !== 'keys list')
     throw new UsageError('--test is only for keys create and keys list');
-  switch (`${group ?? ''} ${action ?? ''}`) {
+  switch (command) {
     case 'teams create': {
       const name = text(args.options, 'name', true) as string;
       if (!args.options.has('allow-duplicate')) {

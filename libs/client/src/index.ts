@@ -99,6 +99,21 @@ export interface PortfolioClient extends Client<paths, Json> {
   waitForImport(importId: string, options?: WaitForImportOptions): Promise<Import>;
   /** Every failed row of an import (`GET /v1/imports/{id}/errors`), page after page, in row order. */
   importErrors(importId: string, options?: { pageSize?: number }): AsyncGenerator<ImportRowError, void, undefined>;
+  /**
+   * Resets the sandbox of the client's test key (`POST /v1/sandbox/reset`): empties its records
+   * (with their notes, attachments and history) and imports, keeps its events feed, webhook endpoints and keys, and
+   * with `sampleData: true` fills it with the sample portfolio before answering. Returns the reset (its `records`
+   * count what was loaded). A live key's call is refused: the 403 throws a {@link PortfolioApiError}.
+   */
+  resetSandbox(options?: ResetSandboxOptions): Promise<SandboxReset>;
+}
+
+/** What {@link PortfolioClient.resetSandbox} answers: the sandbox's `teamId`, `sampleData`, `resetAt`, `records`. */
+export type SandboxReset = components['schemas']['SandboxResetResponse'];
+
+export interface ResetSandboxOptions {
+  /** After emptying the sandbox, fill it with the sample portfolio (the same on every reset). Default false. */
+  sampleData?: boolean;
 }
 
 /** An import as the API answers it. */
@@ -205,6 +220,15 @@ export function ifMatch(etag: string): { 'If-Match': string } {
 export function etagOf(result: Response | { response: Response }): string | undefined {
   const response = result instanceof Response ? result : result.response;
   return response.headers.get('ETag') ?? undefined;
+}
+
+/**
+ * Whether an answer came from a sandbox: `true` when it carries `X-Test-Mode: true`, which the API sends on every
+ * answer to a test key (`ppk_test_…`), refusals included.
+ */
+export function isTestMode(result: Response | { response: Response }): boolean {
+  const response = result instanceof Response ? result : result.response;
+  return response.headers.get('X-Test-Mode') === 'true';
 }
 
 /**
@@ -391,6 +415,14 @@ export function createPortfolioClient(options: PortfolioClientOptions): Portfoli
     );
   }
 
+  async function resetSandbox(options: ResetSandboxOptions = {}): Promise<SandboxReset> {
+    const { data, error, response } = await client.POST('/v1/sandbox/reset', {
+      body: options.sampleData === undefined ? {} : { sampleData: options.sampleData },
+    });
+    if (!data) throw new PortfolioApiError(response.status, errorText(error));
+    return data.data;
+  }
+
   return Object.assign(client, {
     paginate,
     events,
@@ -399,6 +431,7 @@ export function createPortfolioClient(options: PortfolioClientOptions): Portfoli
     importRecords,
     waitForImport,
     importErrors,
+    resetSandbox,
   });
 }
 

@@ -25,7 +25,7 @@ export class SandboxController {
       'notes and history), each record announced like a write of the key. Answered once the data is there. A live ' +
       'key is 403. Counted as one write. See docs/test-mode.md.',
   })
-  @ApiWrite(SandboxResetResponse, 202, 'The sandbox is reset (and filled, with `sampleData`)', 400, 403)
+  @ApiWrite(SandboxResetResponse, 202, 'The sandbox is reset (and filled, with `sampleData`)', 400, 403, 413)
   async reset(
     @Req() request: AuthenticatedRequest,
     @Body() body: ResetSandboxDto,
