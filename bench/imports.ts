@@ -261,7 +261,7 @@ async function runImport(
   const started = performance.now();
   const posted = await api<ImportBody>(server, apiKey, `/v1/imports?resource=${resource}`, {
     method: 'POST',
-    body: new Uint8Array(body.buffer, body.byteOffset, body.length),
+    body: new Uint8Array(body),
     headers: { 'content-type': 'text/csv' },
   });
   let current = posted;

@@ -116,6 +116,24 @@ describe('imports', () => {
     expect(errors.data).toEqual([{ row: 2, externalRef: 'U-3', error: expect.stringContaining('addressLine1') }]);
   });
 
+  it('lets a later row of the same import update what an earlier row created, and forgets a row that failed', async () => {
+    // Row 1 creates U-20 and row 2 updates it (the batch's external ids are read once, then kept up to date); row 3
+    // fails (no postcode), so U-21 is still unknown and row 4 creates it.
+    const result = await imported(
+      'units',
+      'externalRef,addressLine1,city,postcode,country\n' +
+        'U-20,20 Mill Lane,Leeds,LS1 2AA,GB\n' +
+        'U-20,,Bradford,,\n' +
+        'U-21,21 Mill Lane,Leeds,,GB\n' +
+        'U-21,21 Mill Lane,Leeds,LS1 2AB,GB\n',
+    );
+    expect(result).toMatchObject({ createdCount: 2, updatedCount: 1, failedCount: 1 });
+    const [first] = (await list('/v1/units?externalRef=U-20')).data;
+    expect(first).toMatchObject({ addressLine1: '20 Mill Lane', city: 'Bradford', postcode: 'LS1 2AA' });
+    const [second] = (await list('/v1/units?externalRef=U-21')).data;
+    expect(second).toMatchObject({ postcode: 'LS1 2AB' });
+  });
+
   it('links tenants by unitExternalRefs and work orders by unitExternalRef / tenantExternalRef, with any status', async () => {
     const tenants = await imported(
       'tenants',

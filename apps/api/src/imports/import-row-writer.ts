@@ -26,6 +26,11 @@ export interface ImportScope {
   importId: string;
   resource: ImportResource;
   importedAt: Date;
+  /**
+   * The batch's records by external id, read once for all its rows (`knownRecords`) and kept up to date as rows
+   * create records; without it, each row reads its own.
+   */
+  known?: Map<string, string>;
 }
 
 const trim = new TrimStringsPipe();
@@ -90,6 +95,8 @@ export class ImportRowWriter {
       const dto = await this.validated(fields, target.create);
       const laterDto = Object.keys(later).length > 0 ? await this.validated(later, target.update) : undefined;
       let record = (await service.create(scope.teamId, dto)) as { id: string };
+      if (typeof body.externalRef === 'string' && body.externalRef !== '')
+        scope.known?.set(body.externalRef, record.id);
       if (laterDto)
         record = (await service.update(scope.teamId, record.id, laterDto, scope.importedAt)) as { id: string };
       const object = resource.eventObject?.(record) ?? record;
@@ -128,6 +135,7 @@ export class ImportRowWriter {
   /** The record of the team that the row's `externalRef` names, when there is one (the row updates it). */
   private async existingId(manager: EntityManager, scope: ImportScope, externalRef: unknown) {
     if (typeof externalRef !== 'string' || externalRef === '') return undefined;
+    if (scope.known) return scope.known.get(externalRef);
     const table = importTargetOf(scope.resource).table;
     return (await this.imports.idsByExternalRef(manager, scope.teamId, table, [externalRef])).get(externalRef);
   }
@@ -139,6 +147,20 @@ export class ImportRowWriter {
       this.references.set(resource, references);
     }
     return references;
+  }
+
+  /** The team's records named by the rows' external ids (trimmed, as each row's body is), in one read. */
+  async knownRecords(
+    manager: EntityManager,
+    scope: ImportScope,
+    rows: StoredImportRow[],
+  ): Promise<Map<string, string>> {
+    const refs = rows.flatMap((row) => {
+      const ref = row.body?.externalRef;
+      return typeof ref === 'string' && ref.trim() !== '' ? [ref.trim()] : [];
+    });
+    if (refs.length === 0) return new Map();
+    return this.imports.idsByExternalRef(manager, scope.teamId, importTargetOf(scope.resource).table, refs);
   }
 
   /** `unitExternalRef` → `unitId` (and the others), by the team's records' external ids; unknown ones fail the row. */

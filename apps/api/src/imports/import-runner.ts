@@ -5,7 +5,7 @@ import { analyzeAfterBulkWrite, Clock, Transactions } from '@app/common';
 import { EventsStore } from '../events/index.js';
 import { ImportResponse } from './dto/import.response.js';
 import { importTargetOf, isImportResource } from './import-resources.js';
-import { ImportRowError, ImportRowWriter } from './import-row-writer.js';
+import { ImportRowError, ImportRowWriter, type ImportScope } from './import-row-writer.js';
 import { ImportsRepository, type ImportErrorRow, type ImportStatus } from './imports.repository.js';
 
 /** Rows written per transaction. */
@@ -141,18 +141,28 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
         await this.finish(manager, teamId, id, 'failed');
         return 'done';
       }
-      const scope = { teamId, importId: id, resource: current.resource, importedAt: current.createdAt };
       const rows = await this.imports.rowsAfter(manager, teamId, id, current.processedRows, size);
+      const base = { teamId, importId: id, resource: current.resource, importedAt: current.createdAt };
+      const scope: ImportScope & { known: Map<string, string> } = {
+        ...base,
+        known: await this.writer.knownRecords(manager, base, rows),
+      };
       const counts = { processed: rows.length, created: 0, updated: 0, failed: 0 };
       const errors: ImportErrorRow[] = [];
       if (current.dryRun) await this.imports.savepoint(manager, 'SAVEPOINT', 'import_batch');
+      // Each row runs after a savepoint of its own: a failed row is rolled back to it (which keeps the savepoint
+      // for the next row), a written one is released and the next one set in the same round trip.
+      await this.imports.savepoint(manager, 'SAVEPOINT', 'import_row');
       for (const row of rows) {
-        await this.imports.savepoint(manager, 'SAVEPOINT', 'import_row');
+        const ref = typeof row.body?.externalRef === 'string' ? row.body.externalRef.trim() : '';
+        const knownBefore = scope.known.has(ref);
         try {
           counts[await this.writer.write(manager, scope, row)]++;
-          await this.imports.savepoint(manager, 'RELEASE SAVEPOINT', 'import_row');
+          await this.imports.savepoint(manager, 'RELEASE SAVEPOINT', 'import_row', { again: true });
         } catch (error) {
           await this.imports.savepoint(manager, 'ROLLBACK TO SAVEPOINT', 'import_row');
+          // What the row created is gone with it.
+          if (!knownBefore) scope.known.delete(ref);
           if (!(error instanceof ImportRowError)) throw error;
           counts.failed++;
           const externalRef = row.body?.externalRef;

@@ -257,14 +257,20 @@ export class ImportsRepository {
     return row;
   }
 
-  /** `SAVEPOINT`, `RELEASE SAVEPOINT` or `ROLLBACK TO SAVEPOINT` `name`: one row's (or a dry run's batch's) writes. */
+  /**
+   * `SAVEPOINT`, `RELEASE SAVEPOINT` or `ROLLBACK TO SAVEPOINT` `name`: one row's (or a dry run's batch's) writes.
+   * `again`: a release followed by a new savepoint of the same name, in one round trip (two statements of the
+   * simple protocol: no parameters).
+   */
   async savepoint(
     manager: EntityManager,
     action: 'SAVEPOINT' | 'RELEASE SAVEPOINT' | 'ROLLBACK TO SAVEPOINT',
     name: string,
+    { again = false } = {},
   ) {
     if (!/^[a-z_]+$/.test(name)) throw new Error(`not a savepoint name: ${name}`);
-    await unscopedStatement(manager, `${action} ${name}`, [], { why: 'a savepoint of the transaction, no table' });
+    const text = again ? `${action} ${name}; SAVEPOINT ${name}` : `${action} ${name}`;
+    await unscopedStatement(manager, text, [], { why: 'a savepoint of the transaction, no table' });
   }
 
   /** The ids of a table's records named by external ids, in the team. */
