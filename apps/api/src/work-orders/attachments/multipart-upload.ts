@@ -10,6 +10,7 @@ import {
 } from '@nestjs/common';
 import busboy from 'busboy';
 import { ACCEPTED_TYPES, contentTypeOf, declaredTypeOf, SNIFF_BYTES, type AcceptedType } from './content-type.js';
+import { uploadBytesReceived } from './upload-garbage.js';
 
 /** At most this many bytes per file (CONTRACT "Attachments"). */
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -178,6 +179,7 @@ function storeFile(
     };
 
     file.on('data', (chunk: Buffer) => {
+      uploadBytesReceived(chunk.length);
       if (failure) return;
       size += chunk.length;
       hash.update(chunk);
