@@ -6,6 +6,9 @@ import { pipeline } from 'node:stream/promises';
 import { writeFileTo } from './file-chunks.js';
 import { ObjectStorage, type StoredObject } from './object-storage.js';
 
+/** Bytes queued for the disk before the writer asks its source to wait: several socket reads, written together. */
+const WRITE_HWM = 256 * 1024;
+
 /**
  * A file opened when it was found, so removing it meanwhile (a delete, the cleanup) does not cut a download short.
  * Its handle closes once it has been read, either way.
@@ -55,7 +58,7 @@ export class LocalStorage extends ObjectStorage {
     await mkdir(dirname(path), { recursive: true });
     const partial = `${path}.partial`;
     try {
-      await pipeline(body, createWriteStream(partial, { flags: 'wx' }));
+      await pipeline(body, createWriteStream(partial, { flags: 'wx', highWaterMark: WRITE_HWM }));
       await rename(partial, path);
     } catch (error) {
       await rm(partial, { force: true });
