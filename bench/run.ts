@@ -132,7 +132,7 @@ function checkTargets(
       result.server === 'service'
         ? `- ${describeMemory(result)} (target < ${limit / 1e6} MB): ` +
             verdict(result.riseBytes < limit && result.fileBytes === 10 * MIB)
-        : `- for reference, the same on the floor's plain upload server: ${describeMemory(result)}`,
+        : `- for reference, the same on the ${result.server === 'floor' ? "floor's plain upload server" : 'baseline'}: ${describeMemory(result)}`,
     );
   }
   if (imports) lines.push(...importTargetLines(imports, verdict));
@@ -287,8 +287,9 @@ try {
     const memory: MemoryResult[] = [];
     if (checkMemory) {
       log(MEMORY_CHECK);
-      // The floor's plain server too, as a reference: what streaming the same bytes costs Node itself.
-      for (const server of [service, floor]) {
+      // The floor's plain server too, as a reference: what streaming the same bytes costs Node itself (and the
+      // baseline, when there is one, for an A/B in the same run).
+      for (const server of [service, ...(baseline ? [baseline] : []), floor]) {
         // Smoke: a few small round trips, to show the path works.
         const result = await measureAttachmentMemory(server, fixtures, smoke ? MIB : 10 * MIB, smoke ? 3 : 10);
         log(`  ${describeMemory(result)}`);

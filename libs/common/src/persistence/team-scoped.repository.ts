@@ -259,6 +259,7 @@ export abstract class TeamScopedTable<TRow extends { id: string }> {
     values: Record<string, unknown>,
     returning: string,
     manager?: EntityManager,
+    options: TeamSqlOptions = {},
   ): Promise<R> {
     const columns = Object.keys(values);
     const [row] = await teamInsert<R>(
@@ -266,6 +267,7 @@ export abstract class TeamScopedTable<TRow extends { id: string }> {
       teamId,
       { into: `${this.shape.table} ${this.alias}`, columns, returning },
       Object.values(values),
+      options,
     );
     return row;
   }

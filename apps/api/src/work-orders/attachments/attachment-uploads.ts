@@ -3,7 +3,6 @@ import { Readable } from 'node:stream';
 import { BadRequestException, Injectable, Logger, UnsupportedMediaTypeException } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { isUuid, RecordNotFoundError } from '@app/common';
-import { WorkOrdersRepository } from '../work-orders.repository.js';
 import { contentTypeOf } from './content-type.js';
 import { displayName, receiveUpload, type ReceivedFile, type ReceivedUpload } from './multipart-upload.js';
 import { AttachmentObjectsRepository } from './storage/attachment-objects.repository.js';
@@ -35,7 +34,6 @@ export class AttachmentUploads {
   private readonly log = new Logger('Attachments');
 
   constructor(
-    private readonly workOrders: WorkOrdersRepository,
     private readonly objects: AttachmentObjectsRepository,
     private readonly storage: ObjectStorage,
   ) {}
@@ -44,11 +42,11 @@ export class AttachmentUploads {
     if (!request.is('multipart/form-data')) {
       throw new UnsupportedMediaTypeException('Content-Type must be multipart/form-data');
     }
-    const found = await this.workOrders.existingIds(teamId, [workOrderId]);
-    if (!found.has(workOrderId)) throw new RecordNotFoundError('Work order');
     const id = randomUUID();
     const storageKey = `${teamId}/${id}`;
-    await this.objects.expectUpload(storageKey);
+    if (!(await this.objects.expectUploadTo(teamId, workOrderId, storageKey))) {
+      throw new RecordNotFoundError('Work order');
+    }
     try {
       const upload = await receiveUpload(request, (body) => this.storage.put(storageKey, body));
       const checked: StoredUpload = { id, storageKey, ...checkedFields(upload) };

@@ -17,6 +17,31 @@ export class AttachmentsRepository extends TeamScopedRepository<WorkOrderAttachm
     });
   }
 
+  /**
+   * Inserts the work order's attachment and answers its row in one prepared statement (`RETURNING` the row's shape):
+   * no TypeORM insert to build, no read after it.
+   */
+  create(teamId: string, values: Omit<AttachmentRow, 'teamId' | 'createdAt' | 'updatedAt'>): Promise<AttachmentRow> {
+    return this.insertRow<AttachmentRow>(
+      teamId,
+      {
+        id: values.id,
+        work_order_id: values.workOrderId,
+        note_id: values.noteId,
+        file_name: values.fileName,
+        content_type: values.contentType,
+        size: values.size,
+        sha256: values.sha256,
+        description: values.description,
+        storage_key: values.storageKey,
+        created_by: values.createdBy,
+      },
+      this.shape.columns,
+      undefined,
+      { prepared: true },
+    );
+  }
+
   /** The work order's attachment `id`. */
   async findInWorkOrder(teamId: string, workOrderId: string, id: string): Promise<AttachmentRow | undefined> {
     const rows = await this.select<AttachmentRow>(

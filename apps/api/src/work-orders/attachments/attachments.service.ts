@@ -71,7 +71,7 @@ export class AttachmentsService implements ConditionalSource {
         throw new Error(`upload ${storageKey} was cleaned up before its row`);
       }
       upload.claimed = true;
-      await this.attachments.insert(teamId, {
+      const row = await this.attachments.create(teamId, {
         id,
         workOrderId,
         noteId,
@@ -79,8 +79,8 @@ export class AttachmentsService implements ConditionalSource {
         ...file,
         storageKey,
         createdBy: author,
-      } as Parameters<AttachmentsRepository['insert']>[1]);
-      return this.get(teamId, id, workOrderId, request);
+      });
+      return this.responseOf(row, request);
     });
   }
 

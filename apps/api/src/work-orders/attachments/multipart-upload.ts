@@ -10,9 +10,12 @@ import {
 } from '@nestjs/common';
 import busboy from 'busboy';
 import { ACCEPTED_TYPES, contentTypeOf, declaredTypeOf, SNIFF_BYTES, type AcceptedType } from './content-type.js';
+import { uploadBytesReceived } from './upload-garbage.js';
 
 /** At most this many bytes per file (CONTRACT "Attachments"). */
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
+/** How much of an upload may wait in each stream between the socket and the storage (a few socket reads). */
+export const STREAM_HWM = 256 * 1024;
 /** A file name is kept for display, at most this many characters. */
 export const MAX_FILE_NAME = 255;
 
@@ -55,6 +58,8 @@ export function receiveUpload(
     try {
       parser = busboy({
         headers: request.headers,
+        // A file part's chunks go on while the storage is still writing earlier ones (not one 64 KiB piece at a time).
+        fileHwm: STREAM_HWM,
         // busboy signals its limit once a file reaches it, not past it: one byte more, so exactly 10 MiB passes.
         limits: { fileSize: MAX_FILE_BYTES + 1, files: 1, fields: 10, fieldSize: 16 * 1024, parts: 12 },
       });
@@ -156,7 +161,7 @@ function storeFile(
         );
         return;
       }
-      const stream = new PassThrough();
+      const stream = new PassThrough({ highWaterMark: STREAM_HWM });
       body = stream;
       stream.write(bytes);
       stream.on('drain', () => {
@@ -178,6 +183,7 @@ function storeFile(
     };
 
     file.on('data', (chunk: Buffer) => {
+      uploadBytesReceived(chunk.length);
       if (failure) return;
       size += chunk.length;
       hash.update(chunk);

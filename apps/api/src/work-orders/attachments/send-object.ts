@@ -1,4 +1,4 @@
-import { pipeline } from 'node:stream/promises';
+import { finished } from 'node:stream/promises';
 import type { Response } from 'express';
 import type { AttachmentRow } from './attachment.row.js';
 import type { StoredObject } from './storage/object-storage.js';
@@ -17,5 +17,7 @@ export async function sendObject(response: Response, row: AttachmentRow, object:
   response.setHeader('Content-Disposition', dispositionOf(row.fileName));
   response.setHeader('X-Content-Type-Options', 'nosniff');
   response.setHeader('Cache-Control', 'no-store');
-  await pipeline(object.body, response);
+  await object.writeTo(response);
+  response.end();
+  await finished(response);
 }

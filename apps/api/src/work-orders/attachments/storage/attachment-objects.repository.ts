@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
-import { ambientManager, unscopedStatement } from '@app/common';
+import { ambientManager, teamStatement, unscopedStatement } from '@app/common';
 
 /**
  * `attachment_objects`, the storage's to-do list (see the migration): keys the service made itself
@@ -10,6 +10,26 @@ import { ambientManager, unscopedStatement } from '@app/common';
 @Injectable()
 export class AttachmentObjectsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /**
+   * Before an upload's object is written, in one statement: lists its key when `workOrderId` is the team's work
+   * order, committed at once, outside any request's transaction; false (nothing listed) when it is not.
+   */
+  async expectUploadTo(teamId: string, workOrderId: string, key: string): Promise<boolean> {
+    const rows = await teamStatement<{ storage_key: string }>(
+      this.db.manager,
+      teamId,
+      `INSERT INTO attachment_objects (storage_key, reason)
+         SELECT $3, 'upload' FROM work_orders w WHERE w.team_id = $1 AND w.id = $2
+       RETURNING storage_key`,
+      [workOrderId, key],
+      {
+        why: "the team's work order as the root table (w.team_id = $1); the key is one the service generated",
+        prepared: true,
+      },
+    );
+    return rows.length > 0;
+  }
 
   /** Before an object is written: committed at once, outside any request's transaction. */
   async expectUpload(key: string): Promise<void> {

@@ -1,9 +1,39 @@
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { writeFileTo } from './file-chunks.js';
 import { ObjectStorage, type StoredObject } from './object-storage.js';
+
+/** Bytes queued for the disk before the writer asks its source to wait: several socket reads, written together. */
+const WRITE_HWM = 256 * 1024;
+
+/**
+ * A file opened when it was found, so removing it meanwhile (a delete, the cleanup) does not cut a download short.
+ * Its handle closes once it has been read, either way.
+ */
+class LocalObject implements StoredObject {
+  private stream?: Readable;
+
+  constructor(
+    private readonly handle: FileHandle,
+    readonly size: number,
+  ) {}
+
+  get body(): Readable {
+    this.stream ??= this.handle.createReadStream({ start: 0 });
+    return this.stream;
+  }
+
+  async writeTo(destination: Writable): Promise<void> {
+    try {
+      await writeFileTo(this.handle, this.size, destination);
+    } finally {
+      await this.handle.close();
+    }
+  }
+}
 
 /**
  * Files under one folder (`STORAGE_DIR`, default `.data/attachments`). A write lands under `<key>.partial` first and
@@ -28,7 +58,7 @@ export class LocalStorage extends ObjectStorage {
     await mkdir(dirname(path), { recursive: true });
     const partial = `${path}.partial`;
     try {
-      await pipeline(body, createWriteStream(partial, { flags: 'wx' }));
+      await pipeline(body, createWriteStream(partial, { flags: 'wx', highWaterMark: WRITE_HWM }));
       await rename(partial, path);
     } catch (error) {
       await rm(partial, { force: true });
@@ -37,12 +67,17 @@ export class LocalStorage extends ObjectStorage {
   }
 
   async get(key: string): Promise<StoredObject | undefined> {
-    const path = this.pathOf(key);
+    let handle: FileHandle;
     try {
-      const { size } = await stat(path);
-      return { body: createReadStream(path), size };
+      handle = await open(this.pathOf(key), 'r');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+    try {
+      return new LocalObject(handle, (await handle.stat()).size);
+    } catch (error) {
+      await handle.close();
       throw error;
     }
   }

@@ -1,9 +1,11 @@
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 
-/** An object's bytes as a stream, and its length. */
+/** An object's bytes and its length: read either as a stream (`body`) or written to a destination (`writeTo`), once. */
 export interface StoredObject {
-  body: Readable;
-  size: number;
+  readonly body: Readable;
+  readonly size: number;
+  /** Writes the bytes to `destination` (not ending it), in the way that costs the driver least memory. */
+  writeTo(destination: Writable): Promise<void>;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { OnApplicationShutdown } from '@nestjs/common';
 import {
   DeleteObjectCommand,
@@ -87,7 +88,12 @@ export class S3Storage extends ObjectStorage implements OnApplicationShutdown {
         (object.Body as Readable | undefined)?.destroy?.();
         throw new Error(`the S3 answer for ${key} has no readable body or no length`);
       }
-      return { body: object.Body, size: object.ContentLength };
+      const body = object.Body;
+      return {
+        body,
+        size: object.ContentLength,
+        writeTo: (destination) => pipeline(body, destination, { end: false }),
+      };
     } catch (error) {
       if (isMissingObject(error)) return undefined;
       throw error;
