@@ -31,6 +31,11 @@ export interface ImportScope {
    * create records; without it, each row reads its own.
    */
   known?: Map<string, string>;
+  /**
+   * The records the batch's rows reference by external id, by table (`referencedRecords`), read once for all its
+   * rows; a table not here (the import's own: its rows may create what later rows name) is read row by row.
+   */
+  referenced?: Map<string, Map<string, string>>;
 }
 
 const trim = new TrimStringsPipe();
@@ -163,6 +168,40 @@ export class ImportRowWriter {
     return this.imports.idsByExternalRef(manager, scope.teamId, importTargetOf(scope.resource).table, refs);
   }
 
+  /**
+   * The records of other tables that the rows name by external id (`unitExternalRef`, `unitExternalRefs`…), one read
+   * per table for the whole batch.
+   */
+  async referencedRecords(
+    manager: EntityManager,
+    scope: ImportScope,
+    rows: StoredImportRow[],
+  ): Promise<Map<string, Map<string, string>>> {
+    const own = importTargetOf(scope.resource).table;
+    const refsByTable = new Map<string, Set<string>>();
+    for (const reference of this.referencesOf(scope.resource)) {
+      if (reference.table === own) continue;
+      const refs = refsByTable.get(reference.table) ?? new Set<string>();
+      refsByTable.set(reference.table, refs);
+      for (const row of rows) {
+        const value = row.body?.[reference.from];
+        for (const ref of Array.isArray(value) ? value : [value]) {
+          if (typeof ref === 'string' && ref.trim() !== '') refs.add(ref.trim());
+        }
+      }
+    }
+    const referenced = new Map<string, Map<string, string>>();
+    for (const [table, refs] of refsByTable) {
+      referenced.set(
+        table,
+        refs.size === 0
+          ? new Map<string, string>()
+          : await this.imports.idsByExternalRef(manager, scope.teamId, table, [...refs]),
+      );
+    }
+    return referenced;
+  }
+
   /** `unitExternalRef` → `unitId` (and the others), by the team's records' external ids; unknown ones fail the row. */
   private async resolveReferences(manager: EntityManager, scope: ImportScope, body: Record<string, unknown>) {
     for (const reference of this.referencesOf(scope.resource)) {
@@ -179,7 +218,9 @@ export class ImportRowWriter {
         const shape = reference.list ? 'an array of strings' : 'a string';
         throw new ImportRowError(`${reference.from} must be ${shape}`);
       }
-      const ids = await this.imports.idsByExternalRef(manager, scope.teamId, reference.table, refs as string[]);
+      const ids =
+        scope.referenced?.get(reference.table) ??
+        (await this.imports.idsByExternalRef(manager, scope.teamId, reference.table, refs as string[]));
       const unknown = (refs as string[]).filter((ref) => !ids.has(ref));
       if (unknown.length > 0) {
         throw new ImportRowError(

@@ -146,6 +146,7 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
       const scope: ImportScope & { known: Map<string, string> } = {
         ...base,
         known: await this.writer.knownRecords(manager, base, rows),
+        referenced: await this.writer.referencedRecords(manager, base, rows),
       };
       const counts = { processed: rows.length, created: 0, updated: 0, failed: 0 };
       const errors: ImportErrorRow[] = [];
