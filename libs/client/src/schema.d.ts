@@ -1735,17 +1735,33 @@ export interface components {
             error: string;
         };
         SandboxRecordCounts: {
-            /** @example 4 */
+            /**
+             * Format: int32
+             * @example 4
+             */
             landlords: number;
-            /** @example 6 */
+            /**
+             * Format: int32
+             * @example 6
+             */
             contractors: number;
-            /** @example 24 */
+            /**
+             * Format: int32
+             * @example 24
+             */
             units: number;
-            /** @example 36 */
+            /**
+             * Format: int32
+             * @example 36
+             */
             tenants: number;
-            /** @example 48 */
+            /**
+             * Format: int32
+             * @example 48
+             */
             workOrders: number;
             /**
+             * Format: int32
              * @description Notes on the work orders
              * @example 48
              */

@@ -2,22 +2,22 @@ import { ApiProperty } from '@nestjs/swagger';
 
 /** How many records of each kind the sandbox holds after the reset (all 0 without `sampleData`). */
 export class SandboxRecordCounts {
-  @ApiProperty({ type: 'integer', minimum: 0, example: 4 })
+  @ApiProperty({ type: 'integer', format: 'int32', minimum: 0, example: 4 })
   landlords!: number;
 
-  @ApiProperty({ type: 'integer', minimum: 0, example: 6 })
+  @ApiProperty({ type: 'integer', format: 'int32', minimum: 0, example: 6 })
   contractors!: number;
 
-  @ApiProperty({ type: 'integer', minimum: 0, example: 24 })
+  @ApiProperty({ type: 'integer', format: 'int32', minimum: 0, example: 24 })
   units!: number;
 
-  @ApiProperty({ type: 'integer', minimum: 0, example: 36 })
+  @ApiProperty({ type: 'integer', format: 'int32', minimum: 0, example: 36 })
   tenants!: number;
 
-  @ApiProperty({ type: 'integer', minimum: 0, example: 48 })
+  @ApiProperty({ type: 'integer', format: 'int32', minimum: 0, example: 48 })
   workOrders!: number;
 
-  @ApiProperty({ type: 'integer', minimum: 0, example: 48, description: 'Notes on the work orders' })
+  @ApiProperty({ type: 'integer', format: 'int32', minimum: 0, example: 48, description: 'Notes on the work orders' })
   workOrderNotes!: number;
 }
 
