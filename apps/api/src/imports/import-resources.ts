@@ -11,6 +11,11 @@ export interface WritesRecords extends ConditionalSource {
   create(teamId: string, dto: object): Promise<object>;
   /** `importedAt`: the import's time, for a service whose update sets a time from it (a work order's `resolvedAt`). */
   update(teamId: string, id: string, dto: object, importedAt?: Date): Promise<object>;
+  /**
+   * Optional: a create that also sets the fields only an import writes (`later`, validated by the PUT body's class)
+   * in one statement; without it, an import creates the record and then updates it with them.
+   */
+  createImported?(teamId: string, dto: object, later: object, importedAt: Date): Promise<object>;
 }
 
 /** A reference by external id: the row's `from` field names records of `table` by their `externalRef`. */

@@ -99,7 +99,11 @@ export class ImportRowWriter {
       }
       const dto = await this.validated(fields, target.create);
       const laterDto = Object.keys(later).length > 0 ? await this.validated(later, target.update) : undefined;
-      let record = (await service.create(scope.teamId, dto)) as { id: string };
+      let record = (
+        laterDto && service.createImported
+          ? await service.createImported(scope.teamId, dto, laterDto, scope.importedAt)
+          : await service.create(scope.teamId, dto)
+      ) as { id: string };
       if (typeof body.externalRef === 'string' && body.externalRef !== '')
         scope.known?.set(body.externalRef, record.id);
       if (laterDto)

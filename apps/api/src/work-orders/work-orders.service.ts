@@ -33,6 +33,23 @@ const PLAIN_FIELDS = [
   'contractorId',
 ] as const;
 
+/** A new work order's values from its POST body (its status fields are the caller's). */
+function createdValuesOf(
+  dto: CreateWorkOrderDto,
+): Omit<Required<WorkOrderWrite>, 'status' | 'selfResolved' | 'resolvedAt'> {
+  return {
+    externalRef: dto.externalRef ?? null,
+    title: dto.title,
+    description: dto.description ?? null,
+    priority: dto.priority ?? '2',
+    availability: dto.availability ?? null,
+    intakeChannel: API_INTAKE_CHANNEL,
+    unitId: dto.unitId,
+    tenantId: dto.tenantId ?? null,
+    contractorId: dto.contractorId ?? null,
+  };
+}
+
 @Injectable()
 export class WorkOrdersService implements ConditionalSource {
   constructor(
@@ -46,18 +63,31 @@ export class WorkOrdersService implements ConditionalSource {
    */
   async create(teamId: string, dto: CreateWorkOrderDto, id: string = randomUUID()): Promise<WorkOrderResponse> {
     const row = await this.workOrders.create(teamId, id, {
-      externalRef: dto.externalRef ?? null,
-      title: dto.title,
-      description: dto.description ?? null,
+      ...createdValuesOf(dto),
       status: 'reported',
-      priority: dto.priority ?? '2',
-      availability: dto.availability ?? null,
-      intakeChannel: API_INTAKE_CHANNEL,
       selfResolved: false,
       resolvedAt: null,
-      unitId: dto.unitId,
-      tenantId: dto.tenantId ?? null,
-      contractorId: dto.contractorId ?? null,
+    });
+    return WorkOrderResponse.from(row);
+  }
+
+  /**
+   * An import's create of a row that carries fields its POST does not take (`later`: a `status`): the record as the
+   * POST makes it, with the status set as given (no transition rules; `completed` resolved at `importedAt`), in the
+   * one statement of the create instead of a create and an update.
+   */
+  async createImported(
+    teamId: string,
+    dto: CreateWorkOrderDto,
+    later: UpdateWorkOrderDto,
+    importedAt: Date,
+  ): Promise<WorkOrderResponse> {
+    const move = statusChange('reported', later.status, dto.contractorId ?? null, importedAt, true);
+    const row = await this.workOrders.create(teamId, randomUUID(), {
+      ...createdValuesOf(dto),
+      status: move.status ?? 'reported',
+      selfResolved: move.selfResolved ?? false,
+      resolvedAt: move.resolvedAt?.toISOString() ?? null,
     });
     return WorkOrderResponse.from(row);
   }
