@@ -433,9 +433,14 @@ describe('OpenAPI examples (what Swagger UI pre-fills)', () => {
     );
     const csv = doc.paths['/v1/imports'].post.requestBody?.content?.['text/csv']?.schema?.example;
     expect(typeof csv).toBe('string');
+    // Posted as Swagger UI sends it: to the resource its select starts on (the enum's first value).
+    const resourceParameter = (doc.paths['/v1/imports'].post.parameters ?? []).find(({ name }) => name === 'resource');
+    const resourceSchema = resourceParameter?.schema ? resolve(doc, resourceParameter.schema) : {};
+    const resource = resourceParameter?.example ?? (resourceSchema as { enum?: unknown[] }).enum?.[0];
+    expect(typeof resource).toBe('string');
     const imported = await sut
       .http()
-      .post('/v1/imports?resource=units')
+      .post(`/v1/imports?resource=${String(resource)}`)
       .set(...auth)
       .set('Content-Type', 'text/csv')
       .send(csv as string);

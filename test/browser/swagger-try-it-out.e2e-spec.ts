@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Locator, Page } from 'playwright-core';
+import { ApiKeysService } from '../../apps/api/src/api-keys/index.js';
 import { createDemoRecords } from '../../apps/api/src/demo-records.js';
 import { browserSuitesRun, launchChromium } from '../support/browser.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
@@ -14,12 +15,16 @@ import { createTestApp, type TestApp } from '../support/test-app.js';
 // Swagger UI is a heavy page: on a busy 2-core machine one operation's clicks take seconds each.
 jest.setTimeout(600_000);
 
+const SANDBOX_RESET = '/v1/sandbox/reset';
+
 const describeBrowser = browserSuitesRun('Swagger UI browser tests') ? describe : describe.skip;
 
 describeBrowser('Swagger UI try-it-out in Chromium', () => {
   let sut: TestApp;
   let base: string;
   let apiKey: string;
+  /** The demo team's test key: the sandbox reset takes one (docs/test-mode.md). */
+  let testKey: string;
   let browser: Browser;
   let creates: string[];
   let succeeds: Record<string, string | undefined>;
@@ -29,6 +34,7 @@ describeBrowser('Swagger UI try-it-out in Chromium', () => {
     const demo = await sut.createTeam('Demo team');
     apiKey = demo.apiKey;
     await createDemoRecords(sut.app, demo);
+    testKey = (await sut.app.get(ApiKeysService).createKey(demo.teamId, null, { test: true })).apiKey;
     await sut.app.listen(0, '127.0.0.1');
     base = `http://127.0.0.1:${(sut.app.getHttpServer().address() as AddressInfo).port}`;
     const doc = (await sut.http().get('/v1/openapi.json')).body as {
@@ -47,6 +53,18 @@ describeBrowser('Swagger UI try-it-out in Chromium', () => {
     await browser?.close();
     await sut?.close();
   });
+
+  /** Swagger UI with `key` entered under Authorize, as a person does it. */
+  async function signedInPage(key: string): Promise<Page> {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.setDefaultTimeout(120_000);
+    await page.goto(`${base}/docs`);
+    await page.getByRole('button', { name: 'Authorize' }).first().click();
+    await page.locator('.auth-container input').first().fill(`Bearer ${key}`);
+    await page.getByRole('button', { name: 'Apply credentials' }).click();
+    await page.locator('.modal-ux button.btn-done').click();
+    return page;
+  }
 
   /** Expands the operation, clicks Try it out and Execute as pre-filled, and returns the status Swagger UI shows. */
   async function execute(
@@ -74,20 +92,18 @@ describeBrowser('Swagger UI try-it-out in Chromium', () => {
 
   it('creates one of every resource with the pre-filled bodies as they stand, and reads a work order by its example id', async () => {
     expect(creates).toEqual(expect.arrayContaining(['/v1/units', '/v1/tenants', '/v1/work-orders']));
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.setDefaultTimeout(120_000);
-    await page.goto(`${base}/docs`);
-    await page.getByRole('button', { name: 'Authorize' }).first().click();
-    await page.locator('.auth-container input').first().fill(`Bearer ${apiKey}`);
-    await page.getByRole('button', { name: 'Apply credentials' }).click();
-    await page.locator('.modal-ux button.btn-done').click();
+    const page = await signedInPage(apiKey);
 
     const statuses: Record<string, string> = {};
-    for (const path of creates) {
+    for (const path of creates.filter((create) => create !== SANDBOX_RESET)) {
       const shot = path === '/v1/work-orders' ? 'swagger-try-it-out-work-order' : undefined;
       statuses[path] = await execute(page, 'post', path, shot);
     }
-    expect(succeeds).toMatchObject({ '/v1/units': '201', '/v1/imports': '202' });
+    // The sandbox reset takes a test key: authorized with the demo team's, its pre-filled body succeeds too.
+    const testPage = await signedInPage(testKey);
+    statuses[SANDBOX_RESET] = await execute(testPage, 'post', SANDBOX_RESET);
+    await testPage.close();
+    expect(succeeds).toMatchObject({ '/v1/units': '201', '/v1/imports': '202', [SANDBOX_RESET]: '202' });
     expect(statuses).toEqual(succeeds);
 
     // Executing a pre-filled POST again creates another record: the body carries no externalRef (a fixed one, or

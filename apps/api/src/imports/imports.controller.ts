@@ -22,11 +22,15 @@ import { ResourceCsvs } from '../exports/index.js';
 import { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS, type ImportFormat } from './import-receiver.js';
 import { ImportsService } from './imports.service.js';
 
-/** What Swagger UI pre-fills the POST with: two units, the second naming the first's city. */
+/**
+ * What Swagger UI pre-fills the POST with: two contractors, the resource its `resource` select starts on (the first
+ * importable one: `test/openapi-examples.e2e-spec.ts` posts this CSV to the parameter's example, so a change of the
+ * list's order shows there).
+ */
 const CSV_EXAMPLE =
-  'externalRef,addressLine1,city,postcode,country\n' +
-  'UNIT-IMPORT-1,1 Example Street,London,E1 6AN,GB\n' +
-  'UNIT-IMPORT-2,2 Example Street,London,E1 6AN,GB\n';
+  'externalRef,companyName,contactName,email,trades\n' +
+  'SUP-IMPORT-1,Example Plumbing Ltd,Sam Example,sam@plumbing.example.com,plumbing;heating\n' +
+  'SUP-IMPORT-2,Example Electrics Ltd,Alex Example,alex@electrics.example.com,electrical\n';
 
 const IMPORT_NOT_FOUND = { 404: 'Import not found' };
 

@@ -5,8 +5,11 @@ import { IMPORT_RESOURCES, type ImportResource } from '../import-resources.js';
 
 /** `resource` and `dryRun` of `POST /v1/imports`. */
 export class CreateImportQuery {
-  /** The resource the rows create or update. */
-  @ApiProperty({ enum: IMPORT_RESOURCES, enumName: 'ImportResource', example: 'units' })
+  /**
+   * The resource the rows create or update. Swagger UI's select starts on the list's first value (the document keeps
+   * no example beside the enum's `$ref`), so the POST's pre-filled CSV (imports.controller.ts) is for that resource.
+   */
+  @ApiProperty({ enum: IMPORT_RESOURCES, enumName: 'ImportResource', example: IMPORT_RESOURCES[0] })
   @IsIn(IMPORT_RESOURCES)
   resource!: ImportResource;
 
