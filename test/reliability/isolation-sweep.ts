@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createTestApp, type TestApp } from '../support/test-app.js';
-import { until } from '../support/until.js';
 import {
   collectionsByParameter,
   fillPath,
@@ -10,7 +9,7 @@ import {
   type Operation,
 } from './openapi.js';
 import { RawHttpClient, type RawResponse } from './raw-http.js';
-import { tableChecksums, teamChecksums, watchedTables } from './table-snapshots.js';
+import { deliveriesSettled, tableChecksums, teamChecksums, watchedTables } from './table-snapshots.js';
 import {
   authorization,
   BOUNDARY,
@@ -90,20 +89,7 @@ export function sweepIsolation(title: string, keysOf: (sut: TestApp) => Promise<
     let recordsOfOwner: RecordIds;
     let tables: string[];
 
-    /**
-     * The dispatcher's first attempt at every delivery is over (none is new or being sent): with the next one an
-     * hour away, the deliveries' rows stay still while the snapshots are compared.
-     */
-    const deliveriesSettled = () =>
-      until(
-        async () =>
-          (
-            await sut.sql<{ n: number }>(
-              'SELECT count(*)::int AS n FROM webhook_deliveries WHERE attempts = 0 OR locked_until > now()',
-            )
-          )[0].n === 0,
-        'the first attempt at every webhook delivery',
-      );
+    const settled = () => deliveriesSettled(sut);
 
     beforeAll(async () => {
       sut = await createTestApp({ config: { WEBHOOK_RETRY_SCHEDULE: '1h' } });
@@ -115,7 +101,7 @@ export function sweepIsolation(title: string, keysOf: (sut: TestApp) => Promise<
       otherKey = keys.other.apiKey;
       recordsOfOwner = await createOneOfEach(doc, operations, client, ownerKey);
       await discoverNestedIds(operations, client, ownerKey, recordsOfOwner);
-      await deliveriesSettled();
+      await settled();
       tables = await watchedTables(sut);
     });
     afterAll(async () => {

@@ -1,4 +1,5 @@
 import type { TestApp } from '../support/test-app.js';
+import { until } from '../support/until.js';
 
 /**
  * Stored answers of `Idempotency-Key` requests: a refused request with a key is stored by design (a retry
@@ -75,4 +76,20 @@ export function rowsChanged(before: Map<string, Set<string>>, after: Map<string,
     for (const row of later) if (!rows.has(row)) changed++;
   }
   return changed;
+}
+
+/**
+ * Resolves once the webhook dispatcher's first attempt at every delivery is over (none is new or being sent). With
+ * the app's `WEBHOOK_RETRY_SCHEDULE` an hour long, the deliveries' rows then stay still while snapshots are compared.
+ */
+export function deliveriesSettled(sut: TestApp): Promise<void> {
+  return until(
+    async () =>
+      (
+        await sut.sql<{ n: number }>(
+          'SELECT count(*)::int AS n FROM webhook_deliveries WHERE attempts = 0 OR locked_until > now()',
+        )
+      )[0].n === 0,
+    'the first attempt at every webhook delivery',
+  );
 }
