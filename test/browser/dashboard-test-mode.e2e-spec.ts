@@ -70,7 +70,9 @@ describeBrowser('dashboard test mode in Chromium', () => {
 
     await testModeSwitch().focus();
     await page.keyboard.press('Enter');
-    await page.waitForURL(`${base}/dashboard/keys`);
+    // The form posts and redirects back to the same address, so waiting for the URL would not wait at all
+    // (CI caught it): wait for the page that comes back, with the switch pressed.
+    await page.getByRole('button', { name: 'Test mode', pressed: true }).waitFor();
     expect(await testModeSwitch().getAttribute('aria-pressed')).toBe('true');
     expect(await page.title()).toBe('API keys (Test mode) · Property Portfolio API');
     expect(await banner().innerText()).toContain(BANNER);
@@ -120,7 +122,7 @@ describeBrowser('dashboard test mode in Chromium', () => {
     await screenshot(page, 'test-mode-keys');
 
     await testModeSwitch().click();
-    await page.waitForURL(`${base}/dashboard/keys`);
+    await page.getByRole('button', { name: 'Test mode', pressed: false }).waitFor();
     expect(await testModeSwitch().getAttribute('aria-pressed')).toBe('false');
     expect(await banner().count()).toBe(0);
     expect(await page.title()).toBe('API keys · Property Portfolio API');
