@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import pg from 'pg';
 import { ManualClock } from '@app/common';
-import { IMPORT_LEASE_MS } from '../apps/api/src/imports/index.js';
+import { IMPORT_BATCH_ROWS, IMPORT_LEASE_MS } from '../apps/api/src/imports/index.js';
 import { freePort, spawnService, type ServiceProcess } from './support/service-process.js';
 import { createTestApp, createTestDatabase, dropTestDatabase, type TestApp } from './support/test-app.js';
 import { until } from './support/until.js';
@@ -60,7 +60,7 @@ describe('an import whose service is killed half-way', () => {
         )
       ).rows[0];
     try {
-      await until(async () => (await progress()).processed >= 500, 'a first batch committed');
+      await until(async () => (await progress()).processed >= IMPORT_BATCH_ROWS, 'a first batch committed');
       started.child.kill('SIGKILL');
       await started.exited;
       const atKill = await progress();

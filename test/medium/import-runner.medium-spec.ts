@@ -6,6 +6,7 @@ import { Clock, ManualClock, Transactions } from '@app/common';
 import { EventsStore } from '../../apps/api/src/events/index.js';
 import { ImportRowWriter } from '../../apps/api/src/imports/import-row-writer.js';
 import {
+  IMPORT_BATCH_ROWS,
   IMPORT_LEASE_MS,
   IMPORT_MAX_FRUITLESS_CLAIMS,
   ImportRunner,
@@ -125,7 +126,7 @@ describe(ImportRunner.name, () => {
     const later = new ManualClock(start + IMPORT_LEASE_MS - 1);
     expect(await runner(later).claim()).toBeUndefined();
     const [{ processed_rows }] = await app.sql('SELECT processed_rows FROM imports WHERE id = $1', [id]);
-    expect(processed_rows).toBe(500);
+    expect(processed_rows).toBe(IMPORT_BATCH_ROWS);
 
     later.set(start + IMPORT_LEASE_MS + 1);
     const second = runner(later);
@@ -160,10 +161,10 @@ describe(ImportRunner.name, () => {
     const claimed = await one.claim();
     expect(await one.runBatch(claimed!)).toBe('more');
     const cancelled = await app.get(ImportsService).cancel(teamId, id);
-    expect(cancelled).toMatchObject({ status: 'cancelled', processedRows: 500 });
+    expect(cancelled).toMatchObject({ status: 'cancelled', processedRows: IMPORT_BATCH_ROWS });
     expect(await one.runBatch(claimed!)).toBe('stopped');
     const result = await written(id, 'CANCEL');
-    expect(result.units).toHaveLength(500 - expected.slice(0, 500).filter(failing).length);
+    expect(result.units).toHaveLength(IMPORT_BATCH_ROWS - expected.slice(0, IMPORT_BATCH_ROWS).filter(failing).length);
     expect(result.completed).toBe(1);
     await expect(app.get(ImportsService).cancel(teamId, id)).rejects.toMatchObject({ kind: 'conflict' });
   });

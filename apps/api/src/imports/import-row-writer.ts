@@ -88,8 +88,8 @@ export class ImportRowWriter {
     if (!resource) throw new Error(`no controller announces ${target.service.name}`);
     const actor: Actor = { type: 'import', id: scope.importId };
     if (existing === undefined) {
-      // Fields only an import writes (a work order's status: its POST takes none) are set by an update after the
-      // create, as given.
+      // Fields only an import writes (a work order's status: its POST takes none) are set as given: in the
+      // create's own statement when the service offers `createImported`, otherwise by an update right after it.
       const fields = { ...body };
       const later: Record<string, unknown> = {};
       for (const name of target.importOnly) {
@@ -99,6 +99,7 @@ export class ImportRowWriter {
       }
       const dto = await this.validated(fields, target.create);
       const laterDto = Object.keys(later).length > 0 ? await this.validated(later, target.update) : undefined;
+      const inOne = laterDto !== undefined && service.createImported !== undefined;
       let record = (
         laterDto && service.createImported
           ? await service.createImported(scope.teamId, dto, laterDto, scope.importedAt)
@@ -106,7 +107,7 @@ export class ImportRowWriter {
       ) as { id: string };
       if (typeof body.externalRef === 'string' && body.externalRef !== '')
         scope.known?.set(body.externalRef, record.id);
-      if (laterDto)
+      if (laterDto && !inOne)
         record = (await service.update(scope.teamId, record.id, laterDto, scope.importedAt)) as { id: string };
       const object = resource.eventObject?.(record) ?? record;
       await this.record(manager, scope, `${eventRecordOf(resource)}.created`, object, undefined, actor);

@@ -9,7 +9,7 @@ import { ImportRowError, ImportRowWriter, type ImportScope } from './import-row-
 import { ImportsRepository, type ImportErrorRow, type ImportStatus } from './imports.repository.js';
 
 /** Rows written per transaction. */
-export const IMPORT_BATCH_ROWS = 500;
+export const IMPORT_BATCH_ROWS = 100;
 /** A claim holds an import this long; every committed batch renews it. A runner that dies loses it after this. */
 export const IMPORT_LEASE_MS = 60_000;
 /**
