@@ -48,6 +48,7 @@ const UNSCOPED_STATEMENTS = [
   'apps/api/src/tenancies/tenancies.repository.ts',
   'apps/api/src/webhooks/webhook-deliveries.repository.ts',
   'apps/api/src/webhooks/webhook-queue.repository.ts',
+  'apps/api/src/work-orders/attachments/attachments.repository.ts',
   'apps/api/src/work-orders/attachments/storage/attachment-objects.repository.ts',
   'apps/api/src/work-orders/notes/work-order-notes.repository.ts',
   'apps/api/src/work-orders/work-orders.repository.ts',

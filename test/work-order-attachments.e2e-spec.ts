@@ -228,10 +228,18 @@ describe.each(STORAGE_DRIVERS)('work order attachments (%s storage)', (_driver, 
     await sut.sql(
       `INSERT INTO work_order_attachments (team_id, work_order_id, file_name, content_type, size, sha256, storage_key, created_by)
        SELECT team_id, work_order_id, file_name, content_type, size, sha256, storage_key, created_by
-         FROM work_order_attachments, generate_series(1, 99) WHERE storage_key = $1`,
+         FROM work_order_attachments, generate_series(1, 98) WHERE storage_key = $1`,
       [key],
     );
+    // Two uploads at once for the last place: the work order's lock lets one through, the other is refused.
+    const statuses = (await Promise.all([upload(PNG, { id }), upload(PDF, { id })])).map((answer) => answer.status);
+    expect(statuses.sort()).toEqual([201, 409]);
     expectError(await upload(PNG, { id }), 409);
+    const [{ count }] = await sut.sql<{ count: number }>(
+      'SELECT count(*)::int AS count FROM work_order_attachments WHERE work_order_id = $1',
+      [id],
+    );
+    expect(count).toBe(100);
   });
 
   it('the cleanup removes objects without a committed row and those of a deleted work order, twice safely', async () => {

@@ -18,28 +18,58 @@ export class AttachmentsRepository extends TeamScopedRepository<WorkOrderAttachm
   }
 
   /**
-   * Inserts the work order's attachment and answers its row in one prepared statement (`RETURNING` the row's shape):
-   * no TypeORM insert to build, no read after it.
+   * An upload's row, once its work order is locked (call `lock` first: then this statement's snapshot holds every
+   * attachment committed before it), in one statement: the work order's count under `limit` and the note (if any)
+   * one of its notes, the upload's key claimed off the storage's to-do list, and the row inserted — all or nothing.
+   * `count` and `noteFound` tell a refusal; no `row` with both fine means the key was no longer listed.
    */
-  create(teamId: string, values: Omit<AttachmentRow, 'teamId' | 'createdAt' | 'updatedAt'>): Promise<AttachmentRow> {
-    return this.insertRow<AttachmentRow>(
+  async attach(
+    teamId: string,
+    values: Omit<AttachmentRow, 'teamId' | 'createdAt' | 'updatedAt'>,
+    limit: number,
+  ): Promise<{ count: number; noteFound: boolean; row?: AttachmentRow }> {
+    const [result] = await this.statement<AttachmentRow & { count: number; noteFound: boolean }>(
       teamId,
+      `WITH checks AS (
+         SELECT (SELECT count(*)::int FROM work_order_attachments c
+                  WHERE c.team_id = $1 AND c.work_order_id = $3) AS count,
+                ($4::uuid IS NULL OR EXISTS (SELECT 1 FROM work_order_notes n
+                  WHERE n.team_id = $1 AND n.work_order_id = $3 AND n.id = $4::uuid)) AS note_found),
+       claimed AS (
+         DELETE FROM attachment_objects o USING checks
+          WHERE o.storage_key = $10 AND o.reason = 'upload' AND checks.count < $12 AND checks.note_found
+          RETURNING o.storage_key),
+       a AS (
+         INSERT INTO work_order_attachments
+           (team_id, id, work_order_id, note_id, file_name, content_type, size, sha256, description, storage_key,
+            created_by)
+         SELECT $1, $2::uuid, $3::uuid, $4::uuid, $5::text, $6::text, $7::int, $8::text, $9::text,
+                claimed.storage_key, $11::jsonb
+           FROM claimed
+         RETURNING *)
+       SELECT checks.count, checks.note_found AS "noteFound", ${this.shape.columns} FROM checks LEFT JOIN a ON true`,
+      [
+        values.id,
+        values.workOrderId,
+        values.noteId,
+        values.fileName,
+        values.contentType,
+        values.size,
+        values.sha256,
+        values.description,
+        values.storageKey,
+        JSON.stringify(values.createdBy),
+        limit,
+      ],
       {
-        id: values.id,
-        work_order_id: values.workOrderId,
-        note_id: values.noteId,
-        file_name: values.fileName,
-        content_type: values.contentType,
-        size: values.size,
-        sha256: values.sha256,
-        description: values.description,
-        storage_key: values.storageKey,
-        created_by: values.createdBy,
+        why:
+          "every row read or written is the team's ($1: the attachments counted, the note, the row inserted); the " +
+          'claimed key (attachment_objects has no team) is the one the service made for this upload',
+        prepared: true,
       },
-      this.shape.columns,
-      undefined,
-      { prepared: true },
     );
+    const { count, noteFound, ...row } = result;
+    return { count, noteFound, row: row.id === null ? undefined : row };
   }
 
   /** The work order's attachment `id`. */
@@ -59,28 +89,6 @@ export class AttachmentsRepository extends TeamScopedRepository<WorkOrderAttachm
     const filter = new FilterBuilder();
     filter.and(`a.work_order_id = ${filter.bind(workOrderId)}`);
     return this.pageRows(teamId, { page: paging.page, pageSize: paging.pageSize, sort: 'createdAt' }, filter.build());
-  }
-
-  /** How many attachments the work order has (call with the work order locked to decide on the limit). */
-  async countInWorkOrder(teamId: string, workOrderId: string): Promise<number> {
-    const [row] = await this.select<{ count: number }>(
-      teamId,
-      { from: 'work_order_attachments a', columns: 'count(*)::int AS count', where: 'a.work_order_id = $2' },
-      [workOrderId],
-      undefined,
-      { prepared: true },
-    );
-    return row.count;
-  }
-
-  /** True when `noteId` is a note of the work order. */
-  async hasNote(teamId: string, workOrderId: string, noteId: string): Promise<boolean> {
-    const rows = await this.select<{ id: string }>(
-      teamId,
-      { from: 'work_order_notes n', columns: 'n.id', where: 'n.work_order_id = $2 AND n.id = $3' },
-      [workOrderId, noteId],
-    );
-    return rows.length > 0;
   }
 
   /** Deletes the work order's attachment `id` (its object is queued for removal by the table's trigger). */

@@ -53,34 +53,30 @@ export class AttachmentsService implements ConditionalSource {
   ): Promise<AttachmentResponse> {
     const { id, storageKey, file, noteId, description } = upload;
     return this.transactions.run(async () => {
+      let attached: Awaited<ReturnType<AttachmentsRepository['attach']>>;
       try {
         if (!(await this.workOrders.lock(teamId, workOrderId))) throw new RecordNotFoundError('Work order');
-        if ((await this.attachments.countInWorkOrder(teamId, workOrderId)) >= ATTACHMENTS_PER_WORK_ORDER) {
+        const values = { id, workOrderId, noteId, description, ...file, storageKey, createdBy: author };
+        attached = await this.attachments.attach(teamId, values, ATTACHMENTS_PER_WORK_ORDER);
+      } catch (error) {
+        if (error instanceof RecordNotFoundError) await this.uploads.abandon(storageKey);
+        throw error;
+      }
+      if (!attached.row) {
+        // A refusal claimed nothing: the object goes at once. (A key no longer listed was cleaned up already.)
+        if (attached.count < ATTACHMENTS_PER_WORK_ORDER && attached.noteFound) {
+          throw new Error(`upload ${storageKey} was cleaned up before its row`);
+        }
+        await this.uploads.abandon(storageKey);
+        if (attached.count >= ATTACHMENTS_PER_WORK_ORDER) {
           throw new ConflictError(
             `The work order already has ${ATTACHMENTS_PER_WORK_ORDER} attachments, the most it can hold; delete one first`,
           );
         }
-        if (noteId && !(await this.attachments.hasNote(teamId, workOrderId, noteId))) {
-          throw new BadRequestException('noteId must reference a note of this work order');
-        }
-      } catch (error) {
-        await this.uploads.abandon(storageKey);
-        throw error;
-      }
-      if (!(await this.objects.claimUpload(storageKey))) {
-        throw new Error(`upload ${storageKey} was cleaned up before its row`);
+        throw new BadRequestException('noteId must reference a note of this work order');
       }
       upload.claimed = true;
-      const row = await this.attachments.create(teamId, {
-        id,
-        workOrderId,
-        noteId,
-        description,
-        ...file,
-        storageKey,
-        createdBy: author,
-      });
-      return this.responseOf(row, request);
+      return this.responseOf(attached.row, request);
     });
   }
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
-import { ambientManager, teamStatement, unscopedStatement } from '@app/common';
+import { DataSource } from 'typeorm';
+import { teamStatement, unscopedStatement } from '@app/common';
 
 /**
  * `attachment_objects`, the storage's to-do list (see the migration): keys the service made itself
@@ -39,18 +39,6 @@ export class AttachmentObjectsRepository {
       [key],
       { why: 'a key the service generated (team id and a new UUID), committed on its own before the upload' },
     );
-  }
-
-  /** In the transaction that commits the object's row: false when the cleanup already took the key. */
-  async claimUpload(key: string, manager?: EntityManager): Promise<boolean> {
-    const rows = await unscopedStatement<{ storage_key: string }>(
-      manager ?? ambientManager() ?? this.db.manager,
-      `WITH gone AS (DELETE FROM attachment_objects WHERE storage_key = $1 AND reason = 'upload' RETURNING storage_key)
-         SELECT storage_key FROM gone`,
-      [key],
-      { why: 'the key of the upload this request wrote (team id and its attachment id)' },
-    );
-    return rows.length > 0;
   }
 
   /**

@@ -55,14 +55,25 @@ export class LocalStorage extends ObjectStorage {
 
   async put(key: string, body: Readable): Promise<void> {
     const path = this.pathOf(key);
-    await mkdir(dirname(path), { recursive: true });
     const partial = `${path}.partial`;
+    const handle = await this.create(partial);
     try {
-      await pipeline(body, createWriteStream(partial, { flags: 'wx', highWaterMark: WRITE_HWM }));
+      await pipeline(body, createWriteStream(partial, { fd: handle, highWaterMark: WRITE_HWM }));
       await rename(partial, path);
     } catch (error) {
       await rm(partial, { force: true });
       throw error;
+    }
+  }
+
+  /** A new file, open for writing; its folder is made only when missing (a team's first file), not per write. */
+  private async create(path: string): Promise<FileHandle> {
+    try {
+      return await open(path, 'wx');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      await mkdir(dirname(path), { recursive: true });
+      return open(path, 'wx');
     }
   }
 
