@@ -1,10 +1,10 @@
 // Issue 24's benchmark: uploads of photos against the floor's plain upload route, and the service's memory around
 // 10 MiB uploads and downloads. See docs/performance.md, "Attachments".
 import { createHash } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import type { Fixtures } from './fixtures.js';
 import type { NextRequest } from './lib/load.js';
+import { watchPeak, type MeasuredPeak, type PeakSource } from './lib/memory.js';
 import { memoryMiB, type ServerUnderTest } from './lib/servers.js';
 
 export const MIB = 1024 * 1024;
@@ -101,22 +101,12 @@ export interface MemoryResult {
   /** The service's peak RSS during the series, MiB: VmHWM after resetting it to VmRSS, or sampled every 5 ms. */
   peakMiB: number;
   /** How the peak was taken. */
-  peakFrom: 'VmHWM' | 'sampled';
+  peakFrom: PeakSource;
   riseBytes: number;
   /** The rise after the first round trip of the series alone (VmHWM only). */
   firstRiseBytes?: number;
   /** Every upload answered 201 and every download 200 with the very bytes sent. */
   failures: string[];
-}
-
-/** Sets the process's VmHWM back to its VmRSS (Linux `clear_refs` 5); false where that is not allowed. */
-function resetPeak(pid: number): boolean {
-  try {
-    writeFileSync(`/proc/${pid}/clear_refs`, '5');
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -159,31 +149,26 @@ export async function measureAttachmentMemory(
   // Prepared before the series: the files are the bench's memory, not the service's.
   const files = Array.from({ length: roundTrips }, (_, i) => photo(fileBytes, i + 2));
   await new Promise((settled) => setTimeout(settled, 200));
-  const rssBeforeMiB = memoryMiB(pid, 'VmRSS') ?? Number.NaN;
-  const byPeak = resetPeak(pid);
-  let sampledPeak = rssBeforeMiB;
-  const sampler = setInterval(() => {
-    sampledPeak = Math.max(sampledPeak, memoryMiB(pid, 'VmRSS') ?? sampledPeak);
-  }, 5);
+  const peak = watchPeak(pid, 5);
   let firstPeakMiB: number | undefined;
+  let measured: MeasuredPeak;
   try {
     for (const file of files) {
       await roundTrip(file);
-      if (byPeak && firstPeakMiB === undefined) firstPeakMiB = memoryMiB(pid, 'VmHWM');
+      if (peak.peakFrom === 'VmHWM' && firstPeakMiB === undefined) firstPeakMiB = memoryMiB(pid, 'VmHWM');
     }
   } finally {
-    clearInterval(sampler);
+    measured = peak.stop();
   }
-  const peakMiB = byPeak
-    ? (memoryMiB(pid, 'VmHWM') ?? Number.NaN)
-    : Math.max(sampledPeak, memoryMiB(pid, 'VmRSS') ?? 0);
+  const { rssBeforeMiB } = peak;
+  const { peakMiB, peakFrom } = measured;
   return {
     server: server.name,
     fileBytes,
     roundTrips,
     rssBeforeMiB,
     peakMiB,
-    peakFrom: byPeak ? 'VmHWM' : 'sampled',
+    peakFrom,
     riseBytes: Math.max(0, (peakMiB - rssBeforeMiB) * MIB),
     firstRiseBytes: firstPeakMiB === undefined ? undefined : Math.max(0, (firstPeakMiB - rssBeforeMiB) * MIB),
     failures,

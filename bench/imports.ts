@@ -2,12 +2,12 @@
 // API's read latency during an import against idle, and the service's memory through a 100,000-row CSV export.
 // See docs/performance.md, "Imports and exports".
 import { randomUUID } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import pg from 'pg';
 import type { Fixtures } from './fixtures.js';
 import { hashApiKey, newApiKey } from './lib/api-key.js';
 import { drive, type LoadResult } from './lib/load.js';
+import { watchPeak, type PeakSource } from './lib/memory.js';
 import { memoryMiB, type ServerUnderTest } from './lib/servers.js';
 
 const MIB = 1024 * 1024;
@@ -63,7 +63,7 @@ export interface ImportRun {
   rssBeforeMiB: number;
   /** Its peak RSS from the POST to the final status: VmHWM after resetting it, or sampled every 50 ms. */
   peakMiB: number;
-  peakFrom: 'VmHWM' | 'sampled';
+  peakFrom: PeakSource;
 }
 
 export interface ExportRun {
@@ -76,7 +76,7 @@ export interface ExportRun {
   status: number;
   rssBeforeMiB: number;
   peakMiB: number;
-  peakFrom: 'VmHWM' | 'sampled';
+  peakFrom: PeakSource;
   /** The service's VmRSS when the bench had read 25, 50, 75 and 100 % of the rows, MiB. */
   rssAtQuartersMiB: number[];
 }
@@ -91,39 +91,6 @@ export interface ImportCheckResult {
   smallExport: ExportRun;
   largeExport: ExportRun;
   failures: string[];
-}
-
-/** Sets the process's VmHWM back to its VmRSS (Linux `clear_refs` 5); false where that is not allowed. */
-function resetPeak(pid: number): boolean {
-  try {
-    writeFileSync(`/proc/${pid}/clear_refs`, '5');
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The service's peak RSS from now until the returned function is called: VmHWM if it can be reset, else sampled. */
-function watchPeak(pid: number): {
-  rssBeforeMiB: number;
-  stop: () => { peakMiB: number; peakFrom: 'VmHWM' | 'sampled' };
-} {
-  const rssBeforeMiB = memoryMiB(pid, 'VmRSS') ?? Number.NaN;
-  const byPeak = resetPeak(pid);
-  let sampled = rssBeforeMiB;
-  const timer = setInterval(() => {
-    sampled = Math.max(sampled, memoryMiB(pid, 'VmRSS') ?? sampled);
-  }, 50);
-  return {
-    rssBeforeMiB,
-    stop: () => {
-      clearInterval(timer);
-      const peakMiB = byPeak
-        ? (memoryMiB(pid, 'VmHWM') ?? Number.NaN)
-        : Math.max(sampled, memoryMiB(pid, 'VmRSS') ?? 0);
-      return { peakMiB, peakFrom: byPeak ? 'VmHWM' : 'sampled' };
-    },
-  };
 }
 
 const pause = (ms: number): Promise<void> => new Promise((settled) => setTimeout(settled, ms));
@@ -257,7 +224,7 @@ async function runImport(
   }
   const pid = server.process.pid ?? 0;
   await pause(200);
-  const peak = watchPeak(pid);
+  const peak = watchPeak(pid, 50);
   const started = performance.now();
   const posted = await api<ImportBody>(server, apiKey, `/v1/imports?resource=${resource}`, {
     method: 'POST',
@@ -333,7 +300,7 @@ async function runExport(
 ): Promise<ExportRun> {
   const pid = server.process.pid ?? 0;
   await pause(500);
-  const peak = watchPeak(pid);
+  const peak = watchPeak(pid, 50);
   const counter = new RecordCounter();
   const samples: { rows: number; rss: number }[] = [];
   const sampler = setInterval(() => {

@@ -4,6 +4,7 @@ import request from 'supertest';
 import TestAgent from 'supertest/lib/agent.js';
 import { ManualClock } from '@app/common';
 import { EVENT_TYPES } from '../apps/api/src/resources.js';
+import { createKeyOverHttp, signInOverHttp } from './support/dashboard-session.js';
 import { bearer, createTestApp, type TestApp } from './support/test-app.js';
 
 // The dashboard's pages as HTML over HTTP (issue 22): the usage page's chart and collapsed idle days, keys told
@@ -11,15 +12,9 @@ import { bearer, createTestApp, type TestApp } from './support/test-app.js';
 // the same pages in Chromium (what a person sees: heights, keyboard, axe).
 
 const DAY = 86_400_000;
-const PASSWORD = 'a long enough password';
+const ACCOUNT = { teamName: 'Details Lettings', email: 'ops@details.example', password: 'a long enough password' };
 /** Noon UTC on a Wednesday: the days of the week below are fixed, so the page's labels are too. */
 const TODAY = Date.UTC(2026, 10, 25, 12);
-
-function csrfOf(html: string): string {
-  const token = /name="_csrf" value="([^"]+)"/.exec(html)?.[1];
-  if (!token) throw new Error('no CSRF field on the page');
-  return token;
-}
 
 /** The text of every element matched by `pattern`'s first group, tags removed and spaces collapsed. */
 function textsOf(html: string, pattern: RegExp): string[] {
@@ -54,32 +49,9 @@ describe('dashboard details over HTTP', () => {
   afterAll(() => sut.close());
 
   /** Signs up (once: sign-up starts no session) and in (again after the 12-hour idle expiry); answers the CSRF token. */
-  async function signIn(first = false): Promise<string> {
-    const steps = first ? ['sign-up', 'sign-in'] : ['sign-in'];
-    for (const step of steps) {
-      const form = await browser.get(`/dashboard/${step}`).expect(200);
-      await browser
-        .post(`/dashboard/${step}`)
-        .type('form')
-        .send({
-          _csrf: csrfOf(form.text),
-          ...(step === 'sign-up' ? { teamName: 'Details Lettings' } : {}),
-          email: 'ops@details.example',
-          password: PASSWORD,
-        })
-        .expect(303);
-    }
-    return csrfOf((await browser.get('/dashboard/keys').expect(200)).text);
-  }
+  const signIn = (first = false): Promise<string> => signInOverHttp(browser, ACCOUNT, first);
 
-  async function createKey(name: string): Promise<string> {
-    const page = await browser
-      .post('/dashboard/keys')
-      .type('form')
-      .send({ _csrf: token, name, access: 'read_write' })
-      .expect(201);
-    return /id="new-key">([^<]+)</.exec(page.text)?.[1] ?? '';
-  }
+  const createKey = (name: string): Promise<string> => createKeyOverHttp(browser, token, name);
 
   async function calls(key: string, ok: number, notFound = 0): Promise<void> {
     for (let i = 0; i < ok; i++)

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import TestAgent from 'supertest/lib/agent.js';
+import { createKeyOverHttp, signInOverHttp } from './support/dashboard-session.js';
 import { bearer, createTestApp, type Team, type TestApp } from './support/test-app.js';
 import { until } from './support/until.js';
 
@@ -9,7 +10,7 @@ import { until } from './support/until.js';
 // (paged), and another team's import answered with the dashboard's 404 page. Imports are posted through the API
 // with a key made on the dashboard. test/browser/dashboard-imports.e2e-spec.ts shows the same pages in Chromium.
 
-const PASSWORD = 'a long enough password';
+const ACCOUNT = { teamName: 'Imports Lettings', email: 'ops@imports.example', password: 'a long enough password' };
 
 interface Import {
   id: string;
@@ -24,12 +25,6 @@ interface ImportError {
   row: number;
   externalRef: string | null;
   error: string;
-}
-
-function csrfOf(html: string): string {
-  const token = /name="_csrf" value="([^"]+)"/.exec(html)?.[1];
-  if (!token) throw new Error('no CSRF field on the page');
-  return token;
 }
 
 const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
@@ -70,26 +65,7 @@ describe('dashboard imports page over HTTP', () => {
     sut = await createTestApp();
     other = await sut.createTeam('Other Lettings');
     browser = request.agent(sut.app.getHttpServer());
-    for (const step of ['sign-up', 'sign-in']) {
-      const form = await browser.get(`/dashboard/${step}`).expect(200);
-      await browser
-        .post(`/dashboard/${step}`)
-        .type('form')
-        .send({
-          _csrf: csrfOf(form.text),
-          ...(step === 'sign-up' ? { teamName: 'Imports Lettings' } : {}),
-          email: 'ops@imports.example',
-          password: PASSWORD,
-        })
-        .expect(303);
-    }
-    const keys = await browser.get('/dashboard/keys').expect(200);
-    const created = await browser
-      .post('/dashboard/keys')
-      .type('form')
-      .send({ _csrf: csrfOf(keys.text), name: 'Migration', access: 'read_write' })
-      .expect(201);
-    key = /id="new-key">([^<]+)</.exec(created.text)?.[1] ?? '';
+    key = await createKeyOverHttp(browser, await signInOverHttp(browser, ACCOUNT, true), 'Migration');
   });
   afterAll(() => sut.close());
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import TestAgent from 'supertest/lib/agent.js';
 import { SAMPLE_COUNTS } from '../apps/api/src/sandbox/index.js';
+import { createKeyOverHttp, csrfOf, signInOverHttp } from './support/dashboard-session.js';
 import { bearer, createTestApp, type TestApp } from './support/test-app.js';
 import { until } from './support/until.js';
 
@@ -11,15 +12,13 @@ import { until } from './support/until.js';
 // "Reset sandbox" (the live team untouched), and the session's form token required throughout.
 // test/browser/dashboard-test-mode.e2e-spec.ts shows the same in Chromium.
 
-const PASSWORD = 'a long enough password';
+const ACCOUNT = {
+  teamName: 'Sandbox Lettings',
+  email: 'ops@sandbox-lettings.example',
+  password: 'a long enough password',
+};
 const PAGES = ['keys', 'usage', 'webhooks', 'imports'] as const;
 const BANNER = 'Test mode: you are viewing your sandbox; test keys (ppk_test_…) see only this data.';
-
-function csrfOf(html: string): string {
-  const token = /name="_csrf" value="([^"]+)"/.exec(html)?.[1];
-  if (!token) throw new Error('no CSRF field on the page');
-  return token;
-}
 
 /** A page's text: tags removed, entities decoded, spaces collapsed. */
 function textOf(html: string): string {
@@ -51,26 +50,7 @@ describe('dashboard test mode over HTTP', () => {
   beforeAll(async () => {
     sut = await createTestApp({ config: { WEBHOOKS_ALLOW_HTTP: true, WEBHOOKS_ALLOW_PRIVATE: true } });
     browser = request.agent(sut.app.getHttpServer());
-    for (const step of ['sign-up', 'sign-in']) {
-      const form = await browser.get(`/dashboard/${step}`).expect(200);
-      await browser
-        .post(`/dashboard/${step}`)
-        .type('form')
-        .send({
-          _csrf: csrfOf(form.text),
-          ...(step === 'sign-up' ? { teamName: 'Sandbox Lettings' } : {}),
-          email: 'ops@sandbox-lettings.example',
-          password: PASSWORD,
-        })
-        .expect(303);
-    }
-    const keys = await browser.get('/dashboard/keys').expect(200);
-    const created = await browser
-      .post('/dashboard/keys')
-      .type('form')
-      .send({ _csrf: csrfOf(keys.text), name: 'Live Sync', access: 'read_write' })
-      .expect(201);
-    liveKey = /id="new-key">([^<]+)</.exec(created.text)?.[1] ?? '';
+    liveKey = await createKeyOverHttp(browser, await signInOverHttp(browser, ACCOUNT, true), 'Live Sync');
     expect(liveKey).toMatch(/^ppk_(?!test_)/);
     [{ liveTeamId }] = await sut.sql<{ liveTeamId: string }>(
       `SELECT t.id AS "liveTeamId" FROM teams t WHERE t.name = 'Sandbox Lettings'`,

@@ -1,18 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import TestAgent from 'supertest/lib/agent.js';
+import { csrfOf } from './support/dashboard-session.js';
 import { createTestApp, createTestDatabase, dropTestDatabase, type TestApp } from './support/test-app.js';
 
 // The dashboard's HTTP rules (CONTRACT "Developer dashboard"), over HTTP without a browser: cookies, CSRF,
 // sessions, sign-up switch, team isolation. The browser suite (test/browser) drives the same pages as a person.
 
 const PASSWORD = 'a long enough password';
-
-function csrfOf(html: string): string {
-  const token = /name="_csrf" value="([^"]+)"/.exec(html)?.[1];
-  if (!token) throw new Error('no CSRF field on the page');
-  return token;
-}
 
 /**
  * Signs up, then in: sign-up answers every email alike (issue 21: it no longer signs in, which would tell a new

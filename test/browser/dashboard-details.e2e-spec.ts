@@ -5,6 +5,13 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ManualClock } from '@app/common';
 import { browserSuitesRun, launchChromium, screenshot, seriousAxeViolations } from '../support/browser.js';
+import {
+  createKeyInPage,
+  HARBOUR_LETTINGS,
+  signInInPage,
+  signUpInPage,
+  type KeyAccess,
+} from '../support/dashboard-session.js';
 import { bearer, createTestApp, type TestApp } from '../support/test-app.js';
 
 // What a person sees of issue 22 in real Chromium: a usage page of a week with idle days that stays short, its
@@ -14,7 +21,6 @@ import { bearer, createTestApp, type TestApp } from '../support/test-app.js';
 jest.setTimeout(180_000);
 
 const DAY = 86_400_000;
-const PASSWORD = 'correct horse battery staple';
 
 const describeBrowser = browserSuitesRun('dashboard details browser tests') ? describe : describe.skip;
 
@@ -55,29 +61,13 @@ describeBrowser('dashboard details in Chromium', () => {
     expect(await seriousAxeViolations(page)).toEqual([]);
   }
 
-  /** Signs up once (sign-up starts no session: issue 21) and signs in. */
-  async function signIn(first = false): Promise<void> {
-    if (first) {
-      await page.goto(`${base}/dashboard/sign-up`);
-      await page.getByLabel('Team name').fill('Harbour Lettings');
-      await page.getByLabel('Email').fill('ops@harbour-lettings.co.uk');
-      await page.getByLabel('Password').fill(PASSWORD);
-      await page.getByRole('button', { name: 'Create account' }).click();
-      await page.waitForURL(`${base}/dashboard/sign-in?reason=signed-up`);
-    }
-    await page.goto(`${base}/dashboard/sign-in`);
-    await page.getByLabel('Email').fill('ops@harbour-lettings.co.uk');
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+  /** Signs in again (the session's 12-hour idle expiry passes during the week below). */
+  async function signIn(): Promise<void> {
+    await signInInPage(page, base, HARBOUR_LETTINGS.email, HARBOUR_LETTINGS.password);
     await page.waitForURL(`${base}/dashboard/keys**`);
   }
 
-  async function createKey(name: string, access: 'Read and write' | 'Read only'): Promise<string> {
-    await page.getByLabel('Name').fill(name);
-    await page.getByLabel(access).check();
-    await page.getByRole('button', { name: 'Create key' }).click();
-    return (await page.locator('#new-key').textContent())?.trim() ?? '';
-  }
+  const createKey = (name: string, access: KeyAccess) => createKeyInPage(page, name, access);
 
   /** Requests with a key, 40 seconds apart (by the clock) unless `burst`: within one minute's limit of 30. */
   async function traffic(key: string, counts: { ok?: number; notFound?: number; writes?: number }, burst = false) {
@@ -117,7 +107,7 @@ describeBrowser('dashboard details in Chromium', () => {
     let portal: string;
 
     beforeAll(async () => {
-      await signIn(true);
+      await signUpInPage(page, base, HARBOUR_LETTINGS);
       synced = await createKey('Accounts sync', 'Read and write');
       reports = await createKey('Monthly reports', 'Read only');
       portal = await createKey('Tenant portal', 'Read only');

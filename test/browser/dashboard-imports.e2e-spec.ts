@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ImportRunner } from '../../apps/api/src/imports/index.js';
 import { axeViolations, browserSuitesRun, launchChromium } from '../support/browser.js';
+import { createKeyInPage, HARBOUR_LETTINGS, signUpInPage } from '../support/dashboard-session.js';
 import { bearer, createTestApp, type TestApp } from '../support/test-app.js';
 import { until } from '../support/until.js';
 
@@ -16,7 +17,6 @@ import { until } from '../support/until.js';
 
 jest.setTimeout(180_000);
 
-const PASSWORD = 'correct horse battery staple';
 const SCREENSHOTS = fileURLToPath(new URL('../../.data/screenshots/', import.meta.url));
 
 const describeBrowser = browserSuitesRun('dashboard imports browser tests') ? describe : describe.skip;
@@ -43,20 +43,8 @@ describeBrowser('dashboard imports in Chromium', () => {
       if (response.status() >= 400) failures.push(`${response.status()} ${response.url()}`);
     });
 
-    await page.goto(`${base}/dashboard/sign-up`);
-    await page.getByLabel('Team name').fill('Harbour Lettings');
-    await page.getByLabel('Email').fill('ops@harbour-lettings.co.uk');
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL(`${base}/dashboard/sign-in?reason=signed-up`);
-    await page.getByLabel('Email').fill('ops@harbour-lettings.co.uk');
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${base}/dashboard/keys**`);
-    await page.getByLabel('Name').fill('Migration');
-    await page.getByLabel('Read and write').check();
-    await page.getByRole('button', { name: 'Create key' }).click();
-    key = (await page.locator('#new-key').textContent())?.trim() ?? '';
+    await signUpInPage(page, base, HARBOUR_LETTINGS);
+    key = await createKeyInPage(page, 'Migration', 'Read and write');
   });
   afterAll(async () => {
     await context?.close();

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { SAMPLE_COUNTS } from '../../apps/api/src/sandbox/index.js';
 import { axeViolations, browserSuitesRun, launchChromium, screenshot } from '../support/browser.js';
+import { createKeyInPage, HARBOUR_LETTINGS, signUpInPage } from '../support/dashboard-session.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 // The dashboard's "Test mode" switch (issue 26) as a person uses it in real Chromium: the switch found by its
@@ -13,7 +14,6 @@ import { createTestApp, type TestApp } from '../support/test-app.js';
 
 jest.setTimeout(180_000);
 
-const PASSWORD = 'correct horse battery staple';
 const BANNER = 'Test mode: you are viewing your sandbox; test keys (ppk_test_…) see only this data.';
 
 const describeBrowser = browserSuitesRun('dashboard test mode browser tests') ? describe : describe.skip;
@@ -39,19 +39,8 @@ describeBrowser('dashboard test mode in Chromium', () => {
       if (response.status() >= 400) failures.push(`${response.status()} ${response.url()}`);
     });
 
-    await page.goto(`${base}/dashboard/sign-up`);
-    await page.getByLabel('Team name').fill('Harbour Lettings');
-    await page.getByLabel('Email').fill('ops@harbour-lettings.co.uk');
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL(`${base}/dashboard/sign-in?reason=signed-up`);
-    await page.getByLabel('Email').fill('ops@harbour-lettings.co.uk');
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${base}/dashboard/keys**`);
-    await page.getByLabel('Name').fill('Accounts sync');
-    await page.getByRole('button', { name: 'Create key' }).click();
-    await page.locator('#new-key').waitFor();
+    await signUpInPage(page, base, HARBOUR_LETTINGS);
+    await createKeyInPage(page, 'Accounts sync');
   });
   afterAll(async () => {
     await context?.close();

@@ -6,6 +6,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ManualClock } from '@app/common';
 import { UsageRecorder } from '../../apps/api/src/api-keys/index.js';
 import { browserSuitesRun, launchChromium, screenshot, seriousAxeViolations } from '../support/browser.js';
+import { createKeyInPage, signInInPage, signUpInPage, type KeyAccess } from '../support/dashboard-session.js';
 import { bearer, createTestApp, createTestDatabase, dropTestDatabase, type TestApp } from '../support/test-app.js';
 
 // The developer dashboard driven as a person drives it: real headless Chromium (Debian's package, through
@@ -54,30 +55,14 @@ describeBrowser('developer dashboard in Chromium', () => {
     expect(await seriousAxeViolations(page)).toEqual([]);
   }
 
-  async function signUp(page: Page, email: string, teamName = 'Harbour Lettings'): Promise<void> {
-    await page.goto(`${base}/dashboard/sign-up`);
-    await page.getByLabel('Team name').fill(teamName);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Create account' }).click();
-    // Sign-up answers every email alike and does not sign in (issue 21); the first sign-in is welcomed.
-    await page.waitForURL(`${base}/dashboard/sign-in?reason=signed-up`);
-    await signIn(page, email);
-    await page.waitForURL(`${base}/dashboard/keys**`);
-  }
+  // Sign-up answers every email alike and does not sign in (issue 21); the first sign-in is welcomed.
+  const signUp = (page: Page, email: string, teamName = 'Harbour Lettings') =>
+    signUpInPage(page, base, { teamName, email, password: PASSWORD });
 
-  async function signIn(page: Page, email: string, password = PASSWORD): Promise<void> {
-    await page.goto(`${base}/dashboard/sign-in`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-  }
+  const signIn = (page: Page, email: string, password = PASSWORD) => signInInPage(page, base, email, password);
 
-  async function createKey(page: Page, name: string, access: 'Read and write' | 'Read only'): Promise<string> {
-    await page.getByLabel('Name').fill(name);
-    await page.getByLabel(access).check();
-    await page.getByRole('button', { name: 'Create key' }).click();
-    const key = (await page.locator('#new-key').textContent())?.trim() ?? '';
+  async function createKey(page: Page, name: string, access: KeyAccess): Promise<string> {
+    const key = await createKeyInPage(page, name, access);
     expect(key).toMatch(/^ppk_[0-9A-Za-z]{40}$/);
     return key;
   }

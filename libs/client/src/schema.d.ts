@@ -15671,7 +15671,7 @@ export interface operations {
             query: {
                 /**
                  * @description The resource the rows create or update. Swagger UI's select starts on the list's first value (the document keeps
-                 *     no example beside the enum's `$ref`), so the POST's pre-filled CSV (imports.controller.ts) is for that resource.
+                 *     no example beside the enum's `$ref`), so the POST's pre-filled CSV (import-example.ts) is for that resource.
                  */
                 resource: components["schemas"]["ImportResource"];
                 /** @description `true`: validate every row and write nothing (the counts say what it would do). */

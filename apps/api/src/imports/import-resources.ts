@@ -40,6 +40,8 @@ export interface ImportTarget {
   importOnly: readonly string[];
   /** Its record's name in camel case (`workOrder`): what other resources' `…Id` fields are named after. */
   record: string;
+  /** Its example record's POST body (the registration entry's), which Swagger UI's pre-filled import is made of. */
+  example: Record<string, unknown>;
 }
 
 /** The class of the `@Body()` of the controller's PUT handler, if it has one. */
@@ -84,6 +86,7 @@ export function importTargetsOf(entries: Resource[]): Map<string, ImportTarget> 
       table,
       importOnly: entry.csv?.importOnly ?? [],
       record: camel(eventRecordOf(announcer.resource)),
+      example: entry.example.record.body as Record<string, unknown>,
     });
   }
   return targets;

@@ -165,12 +165,8 @@ export class ImportRowWriter {
     scope: ImportScope,
     rows: StoredImportRow[],
   ): Promise<Map<string, string>> {
-    const refs = rows.flatMap((row) => {
-      const ref = row.body?.externalRef;
-      return typeof ref === 'string' && ref.trim() !== '' ? [ref.trim()] : [];
-    });
-    if (refs.length === 0) return new Map();
-    return this.imports.idsByExternalRef(manager, scope.teamId, importTargetOf(scope.resource).table, refs);
+    const table = importTargetOf(scope.resource).table;
+    return this.idsOf(manager, scope.teamId, table, this.refsOf(rows, 'externalRef'));
   }
 
   /**
@@ -188,23 +184,38 @@ export class ImportRowWriter {
       if (reference.table === own) continue;
       const refs = refsByTable.get(reference.table) ?? new Set<string>();
       refsByTable.set(reference.table, refs);
-      for (const row of rows) {
-        const value = row.body?.[reference.from];
-        for (const ref of Array.isArray(value) ? value : [value]) {
-          if (typeof ref === 'string' && ref.trim() !== '') refs.add(ref.trim());
-        }
-      }
+      for (const ref of this.refsOf(rows, reference.from, { inArrays: true })) refs.add(ref);
     }
     const referenced = new Map<string, Map<string, string>>();
-    for (const [table, refs] of refsByTable) {
-      referenced.set(
-        table,
-        refs.size === 0
-          ? new Map<string, string>()
-          : await this.imports.idsByExternalRef(manager, scope.teamId, table, [...refs]),
-      );
-    }
+    for (const [table, refs] of refsByTable)
+      referenced.set(table, await this.idsOf(manager, scope.teamId, table, refs));
     return referenced;
+  }
+
+  /**
+   * The external ids in the rows' `field`, trimmed as each row's body is, empty ones left out; `inArrays`: the strings
+   * of an array value too. Rows are not validated yet: anything else there is left for the row's own write to fail.
+   */
+  private refsOf(rows: StoredImportRow[], field: string, { inArrays = false } = {}): Set<string> {
+    const refs = new Set<string>();
+    for (const row of rows) {
+      const value = row.body?.[field];
+      for (const ref of inArrays && Array.isArray(value) ? (value as unknown[]) : [value]) {
+        if (typeof ref === 'string' && ref.trim() !== '') refs.add(ref.trim());
+      }
+    }
+    return refs;
+  }
+
+  /** The team's records of `table` by these external ids, in one read (none for no ids). */
+  private async idsOf(
+    manager: EntityManager,
+    teamId: string,
+    table: string,
+    refs: Set<string>,
+  ): Promise<Map<string, string>> {
+    if (refs.size === 0) return new Map();
+    return this.imports.idsByExternalRef(manager, teamId, table, [...refs]);
   }
 
   /** `unitExternalRef` → `unitId` (and the others), by the team's records' external ids; unknown ones fail the row. */

@@ -19,18 +19,9 @@ import { HttpException, HttpStatus } from '@nestjs/common';
 import { CreateImportQuery, ImportTemplateQuery } from './dto/create-import.query.js';
 import { ImportErrorResponse, ImportResponse } from './dto/import.response.js';
 import { ResourceCsvs } from '../exports/index.js';
+import { IMPORT_EXAMPLE_CSV } from './import-example.js';
 import { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS, type ImportFormat } from './import-receiver.js';
 import { ImportsService } from './imports.service.js';
-
-/**
- * What Swagger UI pre-fills the POST with: two contractors, the resource its `resource` select starts on (the first
- * importable one: `test/openapi-examples.e2e-spec.ts` posts this CSV to the parameter's example, so a change of the
- * list's order shows there).
- */
-const CSV_EXAMPLE =
-  'externalRef,companyName,contactName,email,trades\n' +
-  'SUP-IMPORT-1,Example Plumbing Ltd,Sam Example,sam@plumbing.example.com,plumbing;heating\n' +
-  'SUP-IMPORT-2,Example Electrics Ltd,Alex Example,alex@electrics.example.com,electrical\n';
 
 const IMPORT_NOT_FOUND = { 404: 'Import not found' };
 
@@ -68,7 +59,7 @@ export class ImportsController {
       'failing rows are skipped and listed by `GET /v1/imports/{id}/errors`. Counted as one write. See docs/imports.md.',
   })
   @ApiConsumes('text/csv', 'application/x-ndjson')
-  @ApiBody({ schema: { type: 'string', example: CSV_EXAMPLE }, description: 'The rows' })
+  @ApiBody({ schema: { type: 'string', example: IMPORT_EXAMPLE_CSV }, description: 'The rows' })
   @ApiWrite(ImportResponse, 202, 'Accepted: queued', 400, 409, 413, 415)
   async create(
     @TeamId() teamId: string,
