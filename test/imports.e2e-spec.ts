@@ -283,20 +283,26 @@ describe('imports', () => {
     );
   });
 
-  it('Idempotency-Key: a repeat is answered as the first, with no second import', async () => {
-    const send = () =>
+  it('Idempotency-Key: a repeat is answered as the first, with no second import; another body is 422', async () => {
+    const send = (csv = 'externalRef,name\nL-I,Once\n') =>
       sut
         .http()
         .post('/v1/imports?resource=landlords')
         .set(...bearer(team))
         .set('Idempotency-Key', 'import-once')
         .set('Content-Type', 'text/csv')
-        .send('externalRef,name\nL-I,Once\n');
+        .send(csv);
+    const count = async () =>
+      (await sut.sql<{ n: number }>('SELECT count(*)::int AS n FROM imports WHERE team_id = $1', [team.teamId]))[0].n;
     const first = await send();
+    const before = await count();
     const second = await send();
     expect(first.status).toBe(202);
     expect(second.status).toBe(202);
+    expect(second.headers['idempotent-replayed']).toBe('true');
     expect((second.body as { data: Import }).data.id).toBe((first.body as { data: Import }).data.id);
+    expect(expectError(await send('externalRef,name\nL-I,Twice\n'), 422)).toMatch(/different request/);
+    expect(await count()).toBe(before);
   });
 
   it('lists imports newest first; another team sees none of them', async () => {

@@ -290,6 +290,15 @@ describe.each(STORAGE_DRIVERS)('work order attachments (%s storage)', (_driver, 
     expect(again.status).toBe(201);
     const firstId = (first.body as { data: Attachment }).data.id;
     expect((again.body as { data: Attachment }).data.id).toBe(firstId);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    // The same key with another file, or the same file with another field, is another request: 422, nothing kept.
+    const otherFile = await upload(PDF, { id, who: owner }).set('Idempotency-Key', 'photo-upload-1');
+    expect(expectError(otherFile, 422)).toMatch(/different request/);
+    const otherField = await upload(PNG, { id, who: owner, fields: { description: 'Kitchen' } }).set(
+      'Idempotency-Key',
+      'photo-upload-1',
+    );
+    expectError(otherField, 422);
     await until(async () => (await listedUploads()).length === 0, 'the replayed upload taken off the list');
     expect(await teamKeys(owner)).toEqual([`${owner.teamId}/${firstId}`]);
   });

@@ -1,3 +1,4 @@
+export * from './body-digest.js';
 export * from './conditional-resource.js';
 export * from './entity-tag.js';
 export * from './entity-tag.guard.js';

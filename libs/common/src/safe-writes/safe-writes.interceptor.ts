@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import {
   BadRequestException,
   CallHandler,
@@ -27,6 +26,7 @@ import {
   lockedRecord,
   parentIdOf,
 } from './conditional-resource.js';
+import { bodyFingerprint } from './body-digest.js';
 import { entityTagOf, ifMatchHolds } from './entity-tag.js';
 import { IDEMPOTENCY_RETENTION_MS, IdempotencyStore } from './idempotency.store.js';
 import { ReplayedAnswer } from './replayed-answer.js';
@@ -43,16 +43,6 @@ export const ENTITY_TAG_LOCAL = 'entityTag';
  * for a retry, the stored answer (which the HTTP adapter sends as it was).
  */
 type Outcome = { value: unknown } | { failure: unknown };
-
-/** JSON with object keys sorted at every level: "the same body" ignores key order and whitespace. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
 
 /**
  * Safe retries and conditional writes (CONTRACT "Safe retries", "Conditional requests"). After the API key and
@@ -139,10 +129,10 @@ export class SafeWritesInterceptor implements NestInterceptor {
       throw new ConflictError('A request with this Idempotency-Key is still in progress; retry later');
     }
     const now = this.clock.now();
-    const fingerprint = createHash('sha256').update(canonicalJson(request.body)).digest('hex');
     const path = request.originalUrl;
     const stored = await this.store.find(manager, teamId, key, new Date(now - IDEMPOTENCY_RETENTION_MS));
     if (stored) {
+      const fingerprint = await bodyFingerprint(request);
       if (stored.method !== request.method || stored.path !== path || stored.fingerprint !== fingerprint) {
         throw new UnprocessableEntityException(
           'This Idempotency-Key was used with a different request (method, path or body); use a new key',
@@ -151,7 +141,8 @@ export class SafeWritesInterceptor implements NestInterceptor {
       return { value: new ReplayedAnswer(stored) };
     }
 
-    const answer = { method: request.method, path, fingerprint };
+    // A streamed body (an upload, an import) is known by the digest its route takes as it reads it: after `work`.
+    const answerOf = async () => ({ method: request.method, path, fingerprint: await bodyFingerprint(request) });
     await manager.query('SAVEPOINT safe_write');
     let value: unknown;
     try {
@@ -162,11 +153,14 @@ export class SafeWritesInterceptor implements NestInterceptor {
       // 5xx and 429 are not stored (a retry runs anew); the transaction rolls back with the error.
       if (!failure || failure.status >= 500 || failure.status === 429) throw error;
       const body = JSON.stringify({ error: failure.error });
+      const answer = await answerOf();
+      // A streamed body refused before its route read it through has no fingerprint: not stored, a retry runs anew.
+      if (answer.fingerprint === undefined) return { failure: error };
       await this.store.save(
         manager,
         teamId,
         key,
-        { ...answer, status: failure.status, body, entityTag: null },
+        { ...answer, fingerprint: answer.fingerprint, status: failure.status, body, entityTag: null },
         new Date(now),
       );
       return { failure: error };
@@ -174,7 +168,10 @@ export class SafeWritesInterceptor implements NestInterceptor {
     const status = successStatus;
     const body = value === undefined ? '' : JSON.stringify(value);
     const entityTag = body !== '' && status !== 204 ? entityTagOf(body) : null;
-    await this.store.save(manager, teamId, key, { ...answer, status, body, entityTag }, new Date(now));
+    const answer = await answerOf();
+    if (answer.fingerprint === undefined) throw new Error(`${request.method} ${path} read its body without its digest`);
+    const saved = { ...answer, fingerprint: answer.fingerprint, status, body, entityTag };
+    await this.store.save(manager, teamId, key, saved, new Date(now));
     return { value };
   }
 

@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import { CanActivate, createParamDecorator, ExecutionContext, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { callerOf, isUuid, type AuthenticatedRequest } from '@app/common';
+import { callerOf, isUuid, setBodyDigest, type AuthenticatedRequest } from '@app/common';
 import { AttachmentUploads, type StoredUpload } from './attachment-uploads.js';
 
 const received = new WeakMap<Request, StoredUpload>();
@@ -21,7 +22,12 @@ export class ReceiveUploadGuard implements CanActivate {
     if (typeof workOrderId !== 'string' || !isUuid(workOrderId)) return true;
     const response = context.switchToHttp().getResponse<Response>();
     const teamId = callerOf(request).teamId;
-    received.set(request, await this.uploads.receive(teamId, workOrderId.toLowerCase(), request, response));
+    const upload = await this.uploads.receive(teamId, workOrderId.toLowerCase(), request, response);
+    received.set(request, upload);
+    // "The same body" for an Idempotency-Key retry: the same file (by its bytes and name) and the same fields.
+    const { file, noteId, description } = upload;
+    const same = JSON.stringify([file.sha256, file.fileName, noteId, description]);
+    setBodyDigest(request, createHash('sha256').update(same).digest('hex'));
     return true;
   }
 }
