@@ -7,6 +7,8 @@ import {
   type Team,
   type TestApp,
 } from './support/test-app.js';
+import { until } from './support/until.js';
+import { WorkOrdersRepository } from '../apps/api/src/work-orders/work-orders.repository.js';
 
 // A list's exact total and its page are read only when the team changed since the instance last read the same
 // ones (the team's change version, read in the page's statement: RememberedByVersion, docs/performance.md). These
@@ -169,6 +171,49 @@ describe('list totals by change version', () => {
       pier.body.data.id,
     ]);
     expect(await names()).toEqual(['Pier Lettings']);
+  });
+
+  it('readers that find the same new version share one read of it: one count after a write, not one each', async () => {
+    const search = { search: 'shared', pageSize: 5 };
+    const list = () =>
+      a
+        .http()
+        .get('/v1/work-orders')
+        .query(search)
+        .set(...bearer(team))
+        .then((response) => response);
+    expect((await send(a, 'post', '/v1/work-orders', { title: 'Shared leak 1', unitId })).status).toBe(201);
+    expect((await list()).body.pagination.total).toBe(1);
+    // The team changes (through the other instance): a's remembered answer is now one version behind.
+    expect((await send(b, 'post', '/v1/work-orders', { title: 'Shared leak 2', unitId })).status).toBe(201);
+
+    type Reading = { readPage: (...args: unknown[]) => Promise<unknown>; reading: Map<string, Promise<unknown>> };
+    const repository: Reading = a.app.get<WorkOrdersRepository, Reading>(WorkOrdersRepository);
+    const readPage = repository.readPage.bind(repository);
+    let open = (): void => undefined;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    // The first reader's read waits at the gate until the others have found it under way.
+    const reads = jest.spyOn(repository, 'readPage').mockImplementation(async (...args: unknown[]) => {
+      await gate;
+      return readPage(...args);
+    });
+    const lookups = jest.spyOn(repository.reading, 'get');
+    try {
+      const first = list();
+      await until(async () => reads.mock.calls.length === 1, 'the first read under way');
+      const others = [1, 2, 3, 4].map(() => list());
+      const joined = () => lookups.mock.results.filter((result) => result.value !== undefined).length;
+      await until(async () => joined() === 4, 'the four others joined it');
+      open();
+      const answers = await Promise.all([first, ...others]);
+      expect(answers.map((answer) => [answer.status, answer.body.pagination.total, answer.body.data.length])).toEqual(
+        Array(5).fill([200, 2, 2]),
+      );
+      expect(reads).toHaveBeenCalledTimes(1);
+    } finally {
+      reads.mockRestore();
+      lookups.mockRestore();
+    }
   });
 
   it('under concurrent writes every answer agrees with its own page, and the final totals are exact', async () => {

@@ -46,6 +46,8 @@ export abstract class TeamScopedTable<TRow extends { id: string }> {
   /** Exact totals of this table's lists, and pages of them, by team, request and the team's change version. */
   private readonly totals = new RememberedByVersion<number>(REMEMBERED_TOTALS);
   private readonly pages = new RememberedByVersion<TRow[]>(REMEMBERED_PAGE_ROWS, (rows) => rows.length);
+  /** Reads of a changed list under way, by the list and the version its probe found: one read serves them all. */
+  private readonly reading = new Map<string, Promise<[TRow[], number]>>();
   private readonly remembers: boolean;
 
   protected constructor(
@@ -142,7 +144,7 @@ export abstract class TeamScopedTable<TRow extends { id: string }> {
   protected async pageRows(teamId: string, paging: Paging, filter: RowFilter = {}): Promise<[TRow[], number]> {
     const batch = currentListBatch();
     if (batch) return [await this.batchRows(teamId, paging, filter, batch), 0];
-    const { table, columns, joins = '' } = this.shape;
+    const { table } = this.shape;
     const a = this.alias;
     const { conditions, params } = this.conditionsOf(paging, filter);
     const where = conditions.join(' AND ');
@@ -164,7 +166,34 @@ export abstract class TeamScopedTable<TRow extends { id: string }> {
         { prepared: true },
       );
       if (current?.v === knownPage.version) return [knownPage.value, knownTotal.value];
+      // The team changed. Requests that found the same new version share one read of it (one count, not one each:
+      // after a write, every reader of a busy list arrives at once). Same version, same records: the same answer.
+      const flight = current?.v ? `${pageKey} @${current.v}` : undefined;
+      const sharing = flight && this.reading.get(flight);
+      if (sharing) return sharing;
+      const read = this.readPage(teamId, paging, { where, params, order, count, filterKey, pageKey });
+      if (flight) {
+        this.reading.set(flight, read);
+        const done = (): void => void this.reading.delete(flight);
+        read.then(done, done);
+      }
+      return read;
     }
+    return this.readPage(teamId, paging, { where, params, order, count, filterKey, pageKey });
+  }
+
+  /** `pageRows` past its remembered answer: the page and total in one statement, each run only if not known. */
+  private async readPage(
+    teamId: string,
+    paging: Paging,
+    list: { where: string; params: unknown[]; order: string; count: string; filterKey?: string; pageKey?: string },
+  ): Promise<[TRow[], number]> {
+    const { table, columns, joins = '' } = this.shape;
+    const a = this.alias;
+    const { where, order, count, filterKey, pageKey } = list;
+    const params = [...list.params];
+    const knownTotal = filterKey === undefined ? undefined : this.totals.get(filterKey);
+    const knownPage = pageKey === undefined ? undefined : this.pages.get(pageKey);
     const n =
       params.push(
         paging.pageSize,
