@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { expectError, ISO_WITH_MS, UUID } from './support/assertions.js';
 import { bearer, createTestApp, type Team, type TestApp } from './support/test-app.js';
+import { IMPORT_BATCH_ROWS } from '../apps/api/src/imports/index.js';
 import { until } from './support/until.js';
 
 // CONTRACT "Imports and exports": the POST that queues an import (CSV or NDJSON), the background job that runs it
@@ -209,6 +210,39 @@ describe('imports', () => {
     });
     expect(((await get(`/v1/imports/${result.id}/errors`)).body as { data: unknown[] }).data).toEqual([]);
     expect((await list('/v1/contractors?externalRef=C-DRY')).data).toEqual([]);
+  });
+
+  it('dry run across batches: the counts the real run then has, a repeated externalRef an update in both', async () => {
+    // Row 1 creates D-1; the last row, a batch later, names it again (and one more row fails in between).
+    const rows = Array.from({ length: IMPORT_BATCH_ROWS + 1 }, (_, index) =>
+      index === IMPORT_BATCH_ROWS ? 'D-1,Renamed' : index === 7 ? 'D-8,' : `D-${index + 1},Landlord ${index + 1}`,
+    );
+    const csv = `externalRef,name\n${rows.join('\n')}\n`;
+    const counts = (result: Import) => [result.createdCount, result.updatedCount, result.failedCount];
+    const dry = await imported('landlords', csv, 'text/csv', '&dryRun=true');
+    expect((await list('/v1/landlords?externalRef=D-1')).data).toEqual([]);
+    const real = await imported('landlords', csv);
+    expect(counts(real)).toEqual([IMPORT_BATCH_ROWS - 1, 1, 1]);
+    expect(counts(dry)).toEqual(counts(real));
+    expect((await list('/v1/landlords?externalRef=D-1')).data).toEqual([expect.objectContaining({ name: 'Renamed' })]);
+  });
+
+  it('names a failed row by its externalRef, trimmed: also when a cell cannot be read; null when blank', async () => {
+    const csv =
+      'externalRef,companyName,contactName,certifications\n' +
+      'CI-2,Cell Ltd,Cy Ell,not json\n' +
+      '  PAD-1  ,Pad Ltd,,\n' +
+      '   ,Blank Ltd,,\n';
+    const result = await imported('contractors', csv);
+    expect(result).toMatchObject({ createdCount: 0, failedCount: 3 });
+    const errors = (await get(`/v1/imports/${result.id}/errors`)).body as {
+      data: { row: number; externalRef: string | null }[];
+    };
+    expect(errors.data.map(({ row, externalRef }) => [row, externalRef])).toEqual([
+      [1, 'CI-2'],
+      [2, 'PAD-1'],
+      [3, null],
+    ]);
   });
 
   it('refuses an unknown CSV column with 400 before it starts, and other content types with 415', async () => {

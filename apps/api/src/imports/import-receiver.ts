@@ -59,8 +59,10 @@ function csvRow(header: string[], record: string[], columns: ImportColumns, row:
       }
     });
   } catch (error) {
-    if (error instanceof CsvCellError) return { row, body: null, parseError: error.message };
-    throw error;
+    if (!(error instanceof CsvCellError)) throw error;
+    // The row fails, and its error names its externalRef when it has one.
+    const externalRef = record[header.indexOf('externalRef')]?.trim();
+    return { row, body: externalRef ? { externalRef } : null, parseError: error.message };
   }
   return { row, body, parseError: null };
 }

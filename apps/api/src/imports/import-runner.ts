@@ -6,7 +6,12 @@ import { EventsStore } from '../events/index.js';
 import { ImportResponse } from './dto/import.response.js';
 import { importTargetOf, isImportResource } from './import-resources.js';
 import { ImportRowError, ImportRowWriter, type ImportScope } from './import-row-writer.js';
-import { ImportsRepository, type ImportErrorRow, type ImportStatus } from './imports.repository.js';
+import {
+  ImportsRepository,
+  type ImportErrorRow,
+  type ImportStatus,
+  type StoredImportRow,
+} from './imports.repository.js';
 
 /** Rows written per transaction. */
 export const IMPORT_BATCH_ROWS = 100;
@@ -150,7 +155,10 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
       };
       const counts = { processed: rows.length, created: 0, updated: 0, failed: 0 };
       const errors: ImportErrorRow[] = [];
-      if (current.dryRun) await this.imports.savepoint(manager, 'SAVEPOINT', 'import_batch');
+      if (current.dryRun) {
+        await this.imports.savepoint(manager, 'SAVEPOINT', 'import_batch');
+        await this.replayEarlierWrites(manager, scope, current.processedRows, rows);
+      }
       // Each row runs after a savepoint of its own: a failed row is rolled back to it (which keeps the savepoint
       // for the next row), a written one is released and the next one set in the same round trip.
       await this.imports.savepoint(manager, 'SAVEPOINT', 'import_row');
@@ -166,12 +174,7 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
           if (!knownBefore) scope.known.delete(ref);
           if (!(error instanceof ImportRowError)) throw error;
           counts.failed++;
-          const externalRef = row.body?.externalRef;
-          errors.push({
-            row: row.row,
-            externalRef: typeof externalRef === 'string' ? externalRef : null,
-            error: error.message,
-          });
+          errors.push({ row: row.row, externalRef: ref === '' ? null : ref, error: error.message });
         }
       }
       // A dry run validated and wrote every row as the real one would, and keeps nothing but what it found.
@@ -187,6 +190,41 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
     // After the commit: the next statements are planned for the table's new size (bulk-writes.ts).
     if (analyze) await analyzeAfterBulkWrite(this.db, [analyze.table], analyze.rows);
     return outcome;
+  }
+
+  /**
+   * A dry run rolls each batch back, so a record an earlier batch's row created is not there for a later row that
+   * names the same `externalRef`, which the real run would write as an update. Before its batch, such records are
+   * written again from the earlier rows that made them (those that did not fail, in order), uncounted and rolled
+   * back with the batch: the dry run reports the counts the real run will have.
+   */
+  private async replayEarlierWrites(
+    manager: EntityManager,
+    scope: ImportScope & { known: Map<string, string> },
+    through: number,
+    rows: StoredImportRow[],
+  ): Promise<void> {
+    const refs = new Set<string>();
+    for (const row of rows) {
+      const ref = typeof row.body?.externalRef === 'string' ? row.body.externalRef.trim() : '';
+      if (ref !== '' && !scope.known.has(ref)) refs.add(ref);
+    }
+    if (refs.size === 0 || through === 0) return;
+    const earlier = await this.imports.earlierWrites(manager, scope.teamId, scope.importId, through, [...refs]);
+    for (const row of earlier) {
+      const ref = (row.body?.externalRef as string).trim();
+      const knownBefore = scope.known.has(ref);
+      await this.imports.savepoint(manager, 'SAVEPOINT', 'import_replay');
+      try {
+        await this.writer.write(manager, scope, row);
+        await this.imports.savepoint(manager, 'RELEASE SAVEPOINT', 'import_replay');
+      } catch (error) {
+        // Refused this time (it passed in its own batch): the batch goes on from what is there.
+        await this.imports.savepoint(manager, 'ROLLBACK TO SAVEPOINT', 'import_replay');
+        if (!knownBefore) scope.known.delete(ref);
+        if (!(error instanceof ImportRowError)) throw error;
+      }
+    }
   }
 
   /** Sets a final status and announces it (`import.completed`), in the caller's transaction; false if already final. */

@@ -162,6 +162,27 @@ export class ImportsRepository {
     );
   }
 
+  /**
+   * A dry run's earlier rows (numbered up to `through`) that name one of `refs` by `externalRef` and did not fail:
+   * what they would have written by now, in order (a dry run keeps nothing from one batch to the next).
+   */
+  earlierWrites(manager: EntityManager, teamId: string, importId: string, through: number, refs: string[]) {
+    return teamSelect<StoredImportRow>(
+      manager,
+      teamId,
+      {
+        from: 'import_rows r',
+        columns: 'r.row_number AS row, r.body, r.parse_error AS "parseError"',
+        where: `r.import_id = $2 AND r.row_number <= $3 AND r.parse_error IS NULL
+          AND btrim(r.body ->> 'externalRef') = ANY ($4::text[])
+          AND NOT EXISTS (SELECT 1 FROM import_errors e
+                           WHERE e.team_id = $1 AND e.import_id = $2 AND e.row_number = r.row_number)`,
+        orderBy: 'r.row_number',
+      },
+      [importId, through, refs],
+    );
+  }
+
   async insertErrors(
     manager: EntityManager,
     teamId: string,
