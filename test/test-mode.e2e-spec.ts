@@ -123,6 +123,21 @@ describe('test mode', () => {
     expect(before).toBeGreaterThan(0);
   });
 
+  it('refuses a live key’s reset (403) before validating its body or query; a test key’s bad body is 400', async () => {
+    const live403 = await as(live).post('/v1/sandbox/reset', {});
+    const refusals = await Promise.all([
+      as(live).post('/v1/sandbox/reset', { bogus: 1 }),
+      as(live).post('/v1/sandbox/reset', { sampleData: 'yes' }),
+      as(live).post('/v1/sandbox/reset?bogus=1', {}),
+    ]);
+    for (const refused of [live403, ...refusals]) {
+      expectError(refused, 403);
+      expect(refused.body).toEqual(live403.body);
+    }
+    expectError(await as(test).post('/v1/sandbox/reset', { bogus: 1 }), 400);
+    expectError(await as(test).post('/v1/sandbox/reset?bogus=1', {}), 400);
+  });
+
   it('takes an empty body, {} and {"sampleData": false} alike: the sandbox emptied, nothing loaded', async () => {
     const bare = await sut
       .http()
