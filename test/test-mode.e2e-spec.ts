@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import request from 'supertest';
 import { ApiKeysService, type CreatedKey } from '../apps/api/src/api-keys/index.js';
 import { SAMPLE_COUNTS } from '../apps/api/src/sandbox/index.js';
 import { expectError, UUID } from './support/assertions.js';
@@ -19,6 +20,7 @@ interface Reset {
   records: Record<string, number>;
 }
 
+const UUID_ZERO = '00000000-0000-4000-8000-000000000000';
 const UNIT = { addressLine1: '1 Test Street', city: 'Bristol', postcode: 'BS1 1AA', country: 'United Kingdom' };
 
 describe('test mode', () => {
@@ -78,6 +80,55 @@ describe('test mode', () => {
     expect(liveAnswer.headers['x-test-mode']).toBeUndefined();
   });
 
+  // The routes that need no key answer a test key's request in test mode too (CONTRACT: "Every response to a test
+  // key carries X-Test-Mode: true"). Plain supertest: the bare host and the dashboard are outside the document.
+  const PUBLIC_ROUTES: Array<[string, number]> = [
+    ['/v1', 200],
+    ['/v1/openapi.json', 200],
+    ['/v1/openapi.yaml', 200],
+    ['/docs/', 200],
+    ['/health', 200],
+    ['/health/ready', 200],
+    [`/v1/attachment-downloads/${UUID_ZERO}/${UUID_ZERO}?expires=1&signature=forged`, 403],
+    ['/', 302],
+    ['/dashboard/sign-in', 200],
+    ['/no-such-path', 404],
+    ['/v1/no-such-route', 404],
+  ];
+
+  it.each(PUBLIC_ROUTES)(
+    'marks the answer to GET %s (%i, no key needed) when a test key is sent',
+    async (path, status) => {
+      const server = sut.app.getHttpServer();
+      const answer = await request(server)
+        .get(path)
+        .set(...bearer(test));
+      expect({ status: answer.status, testMode: answer.headers['x-test-mode'] }).toEqual({ status, testMode: 'true' });
+      const liveAnswer = await request(server)
+        .get(path)
+        .set(...bearer(live));
+      expect({ status: liveAnswer.status, testMode: liveAnswer.headers['x-test-mode'] }).toEqual({
+        status,
+        testMode: undefined,
+      });
+    },
+  );
+
+  it('documents X-Test-Mode (optional) on every response of every operation, those needing no key too', async () => {
+    const document = (await sut.http().get('/v1/openapi.json').expect(200)).body as {
+      paths: Record<string, Record<string, { responses: Record<string, { headers?: Record<string, unknown> }> }>>;
+    };
+    const missing = Object.entries(document.paths).flatMap(([path, operations]) =>
+      Object.entries(operations).flatMap(([method, operation]) =>
+        Object.entries(operation.responses)
+          .filter(([, response]) => response.headers?.['X-Test-Mode'] === undefined)
+          .map(([status]) => `${method.toUpperCase()} ${path} ${status}`),
+      ),
+    );
+    expect(missing).toEqual([]);
+    expect(document.paths['/v1'].get.responses['200'].headers?.['X-Test-Mode']).toMatchObject({ required: false });
+  });
+
   it('keeps live and test records apart both ways; a sandbox record carries the sandbox’s teamId', async () => {
     const inSandbox = await as(test).post('/v1/units', { ...UNIT, externalRef: 'SAME-REF' });
     const inLive = await as(live).post('/v1/units', { ...UNIT, externalRef: 'SAME-REF' });
@@ -121,6 +172,21 @@ describe('test mode', () => {
     expect((refused.body as { error: string }).error).toContain('test key');
     expect(((await as(live).get('/v1/units')).body as Page<unknown>).pagination.total).toBe(before);
     expect(before).toBeGreaterThan(0);
+  });
+
+  it('refuses a live key’s reset (403) before validating its body or query; a test key’s bad body is 400', async () => {
+    const live403 = await as(live).post('/v1/sandbox/reset', {});
+    const refusals = await Promise.all([
+      as(live).post('/v1/sandbox/reset', { bogus: 1 }),
+      as(live).post('/v1/sandbox/reset', { sampleData: 'yes' }),
+      as(live).post('/v1/sandbox/reset?bogus=1', {}),
+    ]);
+    for (const refused of [live403, ...refusals]) {
+      expectError(refused, 403);
+      expect(refused.body).toEqual(live403.body);
+    }
+    expectError(await as(test).post('/v1/sandbox/reset', { bogus: 1 }), 400);
+    expectError(await as(test).post('/v1/sandbox/reset?bogus=1', {}), 400);
   });
 
   it('takes an empty body, {} and {"sampleData": false} alike: the sandbox emptied, nothing loaded', async () => {

@@ -24,7 +24,7 @@ Usage: npm run --silent cli -- <command>
   keys create --team <teamId> [--name <label>] [--access read_write|read_only] [--expires <YYYY-MM-DD>] [--test]
                                          a key (shown once): {"teamId","apiKeyId","apiKey"}; with --test a
                                          test key (ppk_test_…) of the team's sandbox, created on first use,
-                                         and its "sandboxTeamId" (the teamId its records carry)
+                                         in the same shape with the live teamId given
   keys list --team <teamId> [--test]     the team's keys, or with --test its sandbox's (never the keys
                                          themselves)
   keys revoke <apiKeyId>                 refused on the very next request, on every instance
@@ -126,12 +126,20 @@ export async function runCommand(
     }
     case 'teams list':
       return keys.listTeams();
-    case 'keys create':
-      return keys.createKey(uuid(args.options.get('team'), '--team'), text(args.options, 'name', false), {
-        access: access(args.options.get('access')),
-        expiresAt: expiry(args.options.get('expires'), Date.now()),
-        test: args.options.has('test'),
-      });
+    case 'keys create': {
+      const { teamId, apiKeyId, apiKey } = await keys.createKey(
+        uuid(args.options.get('team'), '--team'),
+        text(args.options, 'name', false),
+        {
+          access: access(args.options.get('access')),
+          expiresAt: expiry(args.options.get('expires'), Date.now()),
+          test: args.options.has('test'),
+        },
+      );
+      // CONTRACT "Test mode": --test prints the usual shape with the live teamId; the sandbox's own id is not
+      // part of it (its records and the reset's answer carry it).
+      return { teamId, apiKeyId, apiKey };
+    }
     case 'users create': {
       const team = uuid(args.options.get('team'), '--team');
       const email = text(args.options, 'email', true) as string;

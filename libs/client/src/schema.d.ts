@@ -2355,6 +2355,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2377,6 +2379,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2388,6 +2392,8 @@ export interface operations {
             };
             503: {
                 headers: {
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2411,6 +2417,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2464,7 +2472,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -2489,7 +2497,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -2511,7 +2519,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -2539,7 +2547,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -2565,7 +2573,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -2593,7 +2601,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -2639,7 +2647,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description The URL path of the created record (`/v1/<collection>/<id>`), also on a replayed answer */
                     Location: string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -2662,7 +2670,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -2684,7 +2692,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -2710,7 +2718,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -2736,7 +2744,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -2762,7 +2770,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -2788,7 +2796,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -2814,7 +2822,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -2842,7 +2850,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -2868,7 +2876,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -2896,7 +2904,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -2940,7 +2948,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -2965,7 +2973,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -2984,7 +2992,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -3006,7 +3014,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -3032,7 +3040,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -3060,7 +3068,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -3086,7 +3094,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -3114,7 +3122,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -3162,7 +3170,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -3185,7 +3193,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -3207,7 +3215,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -3233,7 +3241,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -3259,7 +3267,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -3285,7 +3293,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -3311,7 +3319,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -3337,7 +3345,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -3363,7 +3371,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -3389,7 +3397,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -3417,7 +3425,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -3443,7 +3451,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -3471,7 +3479,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -3517,7 +3525,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -3536,7 +3544,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -3558,7 +3566,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -3584,7 +3592,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -3610,7 +3618,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -3636,7 +3644,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -3662,7 +3670,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -3688,7 +3696,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -3716,7 +3724,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -3742,7 +3750,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -3770,7 +3778,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -3824,7 +3832,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -3849,7 +3857,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -3871,7 +3879,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -3899,7 +3907,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -3925,7 +3933,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -3953,7 +3961,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -3999,7 +4007,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description The URL path of the created record (`/v1/<collection>/<id>`), also on a replayed answer */
                     Location: string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -4022,7 +4030,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -4044,7 +4052,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -4070,7 +4078,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -4096,7 +4104,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -4122,7 +4130,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -4148,7 +4156,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -4174,7 +4182,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -4202,7 +4210,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -4228,7 +4236,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -4256,7 +4264,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -4300,7 +4308,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -4325,7 +4333,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -4344,7 +4352,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -4366,7 +4374,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -4392,7 +4400,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -4420,7 +4428,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -4446,7 +4454,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -4474,7 +4482,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -4522,7 +4530,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -4545,7 +4553,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -4567,7 +4575,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -4593,7 +4601,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -4619,7 +4627,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -4645,7 +4653,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -4671,7 +4679,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -4697,7 +4705,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -4723,7 +4731,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -4749,7 +4757,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -4777,7 +4785,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -4803,7 +4811,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -4831,7 +4839,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -4877,7 +4885,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -4896,7 +4904,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -4918,7 +4926,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -4944,7 +4952,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -4970,7 +4978,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -4996,7 +5004,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -5022,7 +5030,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -5048,7 +5056,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -5076,7 +5084,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -5102,7 +5110,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -5130,7 +5138,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -5184,7 +5192,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -5209,7 +5217,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -5231,7 +5239,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -5259,7 +5267,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -5285,7 +5293,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -5313,7 +5321,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -5359,7 +5367,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description The URL path of the created record (`/v1/<collection>/<id>`), also on a replayed answer */
                     Location: string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -5382,7 +5390,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -5404,7 +5412,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -5430,7 +5438,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -5456,7 +5464,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -5482,7 +5490,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -5508,7 +5516,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -5534,7 +5542,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -5562,7 +5570,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -5588,7 +5596,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -5616,7 +5624,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -5660,7 +5668,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -5685,7 +5693,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -5704,7 +5712,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -5726,7 +5734,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -5752,7 +5760,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -5780,7 +5788,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -5806,7 +5814,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -5834,7 +5842,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -5882,7 +5890,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -5905,7 +5913,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -5927,7 +5935,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -5953,7 +5961,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -5979,7 +5987,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -6005,7 +6013,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -6031,7 +6039,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -6057,7 +6065,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -6083,7 +6091,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -6109,7 +6117,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -6137,7 +6145,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -6163,7 +6171,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -6191,7 +6199,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -6237,7 +6245,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -6256,7 +6264,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -6278,7 +6286,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -6304,7 +6312,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -6330,7 +6338,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -6356,7 +6364,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -6382,7 +6390,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -6408,7 +6416,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -6436,7 +6444,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -6462,7 +6470,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -6490,7 +6498,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -6554,7 +6562,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -6579,7 +6587,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -6601,7 +6609,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -6629,7 +6637,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -6655,7 +6663,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -6683,7 +6691,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -6729,7 +6737,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description The URL path of the created record (`/v1/<collection>/<id>`), also on a replayed answer */
                     Location: string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -6752,7 +6760,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -6774,7 +6782,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -6800,7 +6808,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -6826,7 +6834,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -6852,7 +6860,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -6878,7 +6886,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -6904,7 +6912,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -6932,7 +6940,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -6958,7 +6966,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -6986,7 +6994,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -7030,7 +7038,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -7055,7 +7063,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -7074,7 +7082,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -7096,7 +7104,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -7122,7 +7130,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -7150,7 +7158,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -7176,7 +7184,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -7204,7 +7212,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -7252,7 +7260,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -7275,7 +7283,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -7297,7 +7305,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -7323,7 +7331,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -7349,7 +7357,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -7375,7 +7383,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -7401,7 +7409,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -7427,7 +7435,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -7453,7 +7461,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -7479,7 +7487,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -7507,7 +7515,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -7533,7 +7541,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -7561,7 +7569,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -7607,7 +7615,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -7626,7 +7634,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -7648,7 +7656,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -7674,7 +7682,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -7700,7 +7708,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -7726,7 +7734,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -7752,7 +7760,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -7778,7 +7786,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -7806,7 +7814,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -7832,7 +7840,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -7860,7 +7868,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -7907,7 +7915,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -7931,7 +7939,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -7953,7 +7961,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -7979,7 +7987,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -8007,7 +8015,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -8033,7 +8041,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -8061,7 +8069,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -8110,7 +8118,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description The URL path of the created record (`/v1/<collection>/<id>`), also on a replayed answer */
                     Location: string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -8133,7 +8141,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -8159,7 +8167,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -8185,7 +8193,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -8211,7 +8219,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -8237,7 +8245,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -8263,7 +8271,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -8289,7 +8297,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -8315,7 +8323,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -8347,7 +8355,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -8377,7 +8385,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -8409,7 +8417,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -8455,7 +8463,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -8480,7 +8488,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -8499,7 +8507,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -8521,7 +8529,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -8547,7 +8555,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -8575,7 +8583,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -8601,7 +8609,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -8629,7 +8637,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -8679,7 +8687,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -8702,7 +8710,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -8724,7 +8732,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -8750,7 +8758,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -8776,7 +8784,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -8802,7 +8810,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -8828,7 +8836,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -8854,7 +8862,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -8880,7 +8888,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -8906,7 +8914,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -8934,7 +8942,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -8960,7 +8968,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -8988,7 +8996,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -9036,7 +9044,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -9055,7 +9063,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -9077,7 +9085,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -9103,7 +9111,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -9129,7 +9137,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -9155,7 +9163,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -9181,7 +9189,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -9207,7 +9215,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -9235,7 +9243,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -9261,7 +9269,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -9289,7 +9297,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -9333,7 +9341,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -9357,7 +9365,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -9379,7 +9387,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -9405,7 +9413,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -9433,7 +9441,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -9459,7 +9467,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -9487,7 +9495,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -9556,7 +9564,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description The URL path of the created record (`/v1/<collection>/<id>`), also on a replayed answer */
                     Location: string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -9579,7 +9587,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -9605,7 +9613,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -9631,7 +9639,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -9657,7 +9665,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -9683,7 +9691,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -9713,7 +9721,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -9743,7 +9751,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -9769,7 +9777,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -9801,7 +9809,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -9831,7 +9839,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -9863,7 +9871,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -9908,7 +9916,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -9933,7 +9941,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -9952,7 +9960,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -9974,7 +9982,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -10000,7 +10008,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -10028,7 +10036,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -10054,7 +10062,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -10082,7 +10090,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -10129,7 +10137,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -10148,7 +10156,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -10170,7 +10178,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -10196,7 +10204,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -10222,7 +10230,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -10248,7 +10256,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -10274,7 +10282,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -10300,7 +10308,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -10328,7 +10336,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -10354,7 +10362,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -10382,7 +10390,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -10422,7 +10430,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -10447,7 +10455,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -10469,7 +10477,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -10495,7 +10503,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -10523,7 +10531,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -10549,7 +10557,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -10577,7 +10585,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -10616,6 +10624,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10639,6 +10649,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10659,6 +10671,8 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10683,6 +10697,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10709,6 +10725,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10733,6 +10751,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10759,6 +10779,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
+                    "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10813,7 +10835,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -10838,7 +10860,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -10860,7 +10882,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -10888,7 +10910,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -10914,7 +10936,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -10942,7 +10964,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -10988,7 +11010,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description The URL path of the created record (`/v1/<collection>/<id>`), also on a replayed answer */
                     Location: string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -11011,7 +11033,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -11033,7 +11055,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -11059,7 +11081,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -11085,7 +11107,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -11111,7 +11133,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -11137,7 +11159,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -11163,7 +11185,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -11191,7 +11213,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -11217,7 +11239,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -11245,7 +11267,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -11289,7 +11311,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -11314,7 +11336,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -11333,7 +11355,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -11355,7 +11377,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -11381,7 +11403,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -11409,7 +11431,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -11435,7 +11457,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -11463,7 +11485,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -11511,7 +11533,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -11534,7 +11556,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -11556,7 +11578,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -11582,7 +11604,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -11608,7 +11630,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -11634,7 +11656,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -11660,7 +11682,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -11686,7 +11708,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -11712,7 +11734,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -11738,7 +11760,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -11766,7 +11788,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -11792,7 +11814,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -11820,7 +11842,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -11866,7 +11888,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -11885,7 +11907,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -11907,7 +11929,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -11933,7 +11955,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -11959,7 +11981,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -11985,7 +12007,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -12011,7 +12033,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -12037,7 +12059,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -12065,7 +12087,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -12091,7 +12113,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -12119,7 +12141,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -12163,7 +12185,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -12187,7 +12209,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -12209,7 +12231,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -12235,7 +12257,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -12263,7 +12285,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -12289,7 +12311,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -12317,7 +12339,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -12361,7 +12383,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -12385,7 +12407,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -12407,7 +12429,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -12433,7 +12455,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -12461,7 +12483,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -12487,7 +12509,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -12515,7 +12537,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -12559,7 +12581,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -12583,7 +12605,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -12605,7 +12627,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -12631,7 +12653,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -12659,7 +12681,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -12685,7 +12707,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -12713,7 +12735,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -12757,7 +12779,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -12781,7 +12803,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -12803,7 +12825,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -12829,7 +12851,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -12857,7 +12879,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -12883,7 +12905,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -12911,7 +12933,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -12955,7 +12977,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -12979,7 +13001,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -13001,7 +13023,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -13027,7 +13049,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -13055,7 +13077,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -13081,7 +13103,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -13109,7 +13131,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -13155,7 +13177,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -13176,7 +13198,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -13198,7 +13220,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -13224,7 +13246,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -13252,7 +13274,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -13278,7 +13300,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -13306,7 +13328,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -13358,7 +13380,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -13382,7 +13404,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -13404,7 +13426,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -13432,7 +13454,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -13458,7 +13480,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -13486,7 +13508,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -13530,7 +13552,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description The URL path of the created record (`/v1/<collection>/<id>`), also on a replayed answer */
                     Location: string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -13553,7 +13575,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -13575,7 +13597,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -13601,7 +13623,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -13627,7 +13649,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -13653,7 +13675,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -13679,7 +13701,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -13707,7 +13729,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -13733,7 +13755,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -13761,7 +13783,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -13800,7 +13822,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -13823,7 +13845,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -13845,7 +13867,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -13871,7 +13893,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -13899,7 +13921,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -13925,7 +13947,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -13953,7 +13975,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -13997,7 +14019,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -14020,7 +14042,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -14042,7 +14064,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -14068,7 +14090,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -14094,7 +14116,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -14120,7 +14142,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -14146,7 +14168,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -14172,7 +14194,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -14200,7 +14222,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -14226,7 +14248,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -14254,7 +14276,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -14298,7 +14320,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -14317,7 +14339,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -14339,7 +14361,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -14365,7 +14387,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -14391,7 +14413,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -14417,7 +14439,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -14445,7 +14467,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -14471,7 +14493,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -14499,7 +14521,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -14543,7 +14565,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -14566,7 +14588,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -14588,7 +14610,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -14614,7 +14636,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -14640,7 +14662,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -14666,7 +14688,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -14694,7 +14716,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -14720,7 +14742,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -14748,7 +14770,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -14792,7 +14814,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -14815,7 +14837,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -14837,7 +14859,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -14863,7 +14885,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -14889,7 +14911,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -14915,7 +14937,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -14941,7 +14963,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -14969,7 +14991,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -14995,7 +15017,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -15023,7 +15045,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -15077,7 +15099,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -15101,7 +15123,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -15123,7 +15145,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -15149,7 +15171,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -15177,7 +15199,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -15203,7 +15225,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -15231,7 +15253,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -15276,7 +15298,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -15299,7 +15321,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -15321,7 +15343,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -15347,7 +15369,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -15373,7 +15395,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -15399,7 +15421,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -15427,7 +15449,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -15453,7 +15475,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -15481,7 +15503,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -15523,7 +15545,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -15547,7 +15569,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -15569,7 +15591,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -15597,7 +15619,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -15623,7 +15645,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -15651,7 +15673,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -15707,7 +15729,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -15730,7 +15752,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -15752,7 +15774,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -15778,7 +15800,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -15804,7 +15826,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -15830,7 +15852,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -15856,7 +15878,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -15882,7 +15904,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -15910,7 +15932,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -15936,7 +15958,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -15964,7 +15986,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -16003,7 +16025,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -16024,7 +16046,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -16046,7 +16068,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -16074,7 +16096,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -16100,7 +16122,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -16128,7 +16150,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -16167,7 +16189,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -16190,7 +16212,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -16212,7 +16234,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -16238,7 +16260,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -16266,7 +16288,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -16292,7 +16314,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -16320,7 +16342,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -16364,7 +16386,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -16388,7 +16410,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -16410,7 +16432,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -16436,7 +16458,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -16464,7 +16486,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -16490,7 +16512,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -16518,7 +16540,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -16562,7 +16584,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -16585,7 +16607,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -16607,7 +16629,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -16633,7 +16655,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -16659,7 +16681,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -16685,7 +16707,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -16711,7 +16733,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -16739,7 +16761,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -16765,7 +16787,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -16793,7 +16815,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -16835,7 +16857,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -16858,7 +16880,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -16880,7 +16902,7 @@ export interface operations {
                     "X-Content-Type-Options": "nosniff";
                     /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
                     "WWW-Authenticate": string;
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -16906,7 +16928,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -16932,7 +16954,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -16958,7 +16980,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -16984,7 +17006,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -17012,7 +17034,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -17038,7 +17060,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };
@@ -17066,7 +17088,7 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
                     "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live data. Absent for live keys. */
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
                     "X-Test-Mode"?: "true";
                     [name: string]: unknown;
                 };

@@ -10,6 +10,7 @@ import {
   documentApiResponseHeaders,
   finishDocument,
   jsonBodyParser,
+  markTestModeAnswers,
   requestLogger,
   requireJsonContentType,
   requireObjectBody,
@@ -76,6 +77,8 @@ export function configureApp(app: NestExpressApplication, config: AppConfig, log
   app.set('etag', false);
   // The client address behind that many proxies (request.ip), for the failed-authentication limit.
   app.set('trust proxy', config.TRUST_PROXY_HOPS);
+  // First of all: every answer to a request with a test key says so, whichever route (or none) answers it.
+  app.use(markTestModeAnswers);
   // Before anything can answer: every /v1 answer, a refusal too, is no-store and nosniff (and a 201 has Location).
   app.use(apiResponseHeaders(API_PREFIX));
   // The bare host answers where everything is: GET /v1.

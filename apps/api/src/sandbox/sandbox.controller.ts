@@ -1,10 +1,10 @@
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiWrite, Authenticated, callerOf, type AuthenticatedRequest } from '@app/common';
+import { ApiWrite, Authenticated, callerOf, TestKeysOnly, type AuthenticatedRequest } from '@app/common';
 import { ResetSandboxDto } from './dto/reset-sandbox.dto.js';
 import { SandboxResetResponse } from './dto/sandbox-reset.response.js';
 import { SAMPLE_COUNTS } from './sample-portfolio.js';
-import { SandboxService } from './sandbox.service.js';
+import { LIVE_KEY_CANNOT_RESET, SandboxService } from './sandbox.service.js';
 
 @ApiTags('Sandbox')
 @Authenticated()
@@ -14,6 +14,8 @@ export class SandboxController {
 
   @Post('reset')
   @HttpCode(202)
+  // A live key is refused by the key guard, before its query or body is validated (403, never a 400).
+  @TestKeysOnly(LIVE_KEY_CANNOT_RESET)
   @ApiOperation({
     summary: 'Reset the sandbox (test keys only)',
     description:

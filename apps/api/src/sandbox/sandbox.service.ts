@@ -44,7 +44,8 @@ export class SandboxService {
   /**
    * Empties the caller's sandbox (records with their notes, attachments and history; imports) and, with
    * `sampleData`, fills it with the sample portfolio, all in one transaction: answered once the data is there.
-   * A live key is refused (403).
+   * A live key is refused (403). The route's `@TestKeysOnly` refuses it first, before validation; this check stays
+   * so that no other caller of the service can ever empty a live team.
    */
   async reset(caller: Caller, sampleData: boolean): Promise<SandboxResetResponse> {
     if (!caller.testMode) throw new ForbiddenException(LIVE_KEY_CANNOT_RESET);

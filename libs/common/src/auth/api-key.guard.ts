@@ -11,8 +11,9 @@ import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
 import { isWriteMethod } from '../rate-limit/rate-limits.js';
 import { CallerLookup } from './caller-lookup.js';
-import type { AuthenticatedRequest } from './caller.js';
+import type { AuthenticatedRequest, Caller } from './caller.js';
 import { IS_PUBLIC } from './public.decorator.js';
+import { TEST_KEYS_ONLY } from './test-keys-only.decorator.js';
 
 export const READ_ONLY_KEY = 'This API key is read-only';
 
@@ -56,7 +57,7 @@ export class ApiKeyGuard implements CanActivate {
     if (!header) throw unauthorized(response, 'Missing API key: send Authorization: Bearer <key>');
     if (request.caller) {
       if (request.rateLimited) throw new HttpException('Rate limit exceeded', HttpStatus.TOO_MANY_REQUESTS);
-      return allowed(request);
+      return this.allowed(context, request.method, request.caller);
     }
     const token = bearerToken(header);
     if (!token) {
@@ -72,14 +73,20 @@ export class ApiKeyGuard implements CanActivate {
     const caller = request.keyRefused ? undefined : await this.keys.authenticate(token);
     if (!caller) throw unauthorized(response, 'Invalid or revoked API key', 'invalid_token');
     request.caller = caller;
-    return allowed(request);
+    return this.allowed(context, request.method, caller);
   }
-}
 
-/** After authentication and the limits, before validation: a read-only key may not write. */
-function allowed(request: AuthenticatedRequest): true {
-  if (request.caller?.access === 'read_only' && isWriteMethod(request.method)) {
-    throw new ForbiddenException(READ_ONLY_KEY);
+  /**
+   * After authentication and the limits, before validation: a read-only key may not write, and a live key may not
+   * call a `@TestKeysOnly()` route.
+   */
+  private allowed(context: ExecutionContext, method: string, caller: Caller): true {
+    if (caller.access === 'read_only' && isWriteMethod(method)) throw new ForbiddenException(READ_ONLY_KEY);
+    const testKeysOnly = this.reflector.getAllAndOverride<string | undefined>(TEST_KEYS_ONLY, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    if (testKeysOnly !== undefined && !caller.testMode) throw new ForbiddenException(testKeysOnly);
+    return true;
   }
-  return true;
 }

@@ -6,3 +6,4 @@ export * from './public.decorator.js';
 export * from './request-gate.js';
 export * from './failed-auth-limiter.js';
 export * from './test-mode.js';
+export * from './test-keys-only.decorator.js';

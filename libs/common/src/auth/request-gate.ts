@@ -5,7 +5,6 @@ import { bearerToken } from './api-key.guard.js';
 import { CallerLookup, RequestUsage } from './caller-lookup.js';
 import { FailedAuthLimiter } from './failed-auth-limiter.js';
 import type { AuthenticatedRequest } from './caller.js';
-import { markTestMode } from './test-mode.js';
 
 /** Under `/v1`, everything is the API except the document itself. */
 const API_PATH = /^\/v1\/(?!openapi\.(json|yaml)$)/;
@@ -39,7 +38,6 @@ export class RequestGate {
     if (!API_PATH.test(request.path)) return;
     const token = bearerToken(request.headers.authorization);
     if (token === undefined) return;
-    markTestMode(token, response);
     // The TCP peer, or with TRUST_PROXY_HOPS the address the trusted proxies were asked by (Express's request.ip).
     const client = request.ip ?? request.socket.remoteAddress ?? 'unknown';
     const { caller, lookedUp, deferred } = await this.keys.identify(token, () => this.failures.mayLookUp(client));

@@ -1,4 +1,5 @@
-import type { Response } from 'express';
+import type { NextFunction, Request, Response } from 'express';
+import { bearerToken } from './api-key.guard.js';
 
 /** The start of every test key (`ppk_test_…`): keys of a team's sandbox (CONTRACT "Test mode (sandbox)"). */
 export const TEST_KEY_PREFIX = 'ppk_test_';
@@ -12,9 +13,14 @@ export function isTestKey(token: string): boolean {
 }
 
 /**
- * Marks an answer as given in test mode. Set as soon as the token is read, so every answer to a test key carries
- * it: a refusal (401, 403, 429), a malformed body (400, 413) and an unknown route (404) included.
+ * App-wide middleware, first in the chain: the one place that marks an answer as given in test mode. Every answer
+ * to a request that presents a test key (`Authorization: Bearer ppk_test_…`) carries `X-Test-Mode: true`: keyed
+ * routes and the ones that need no key (`GET /v1`, the document, Swagger UI, health, signed downloads), a refusal
+ * (401, 403, 429), a malformed body (400, 413) and an unknown path (404) included. The key's shape decides, not its
+ * lookup, so an unknown or revoked test key's 401 is marked too.
  */
-export function markTestMode(token: string, response: Response): void {
-  if (isTestKey(token)) response.setHeader(TEST_MODE_HEADER, 'true');
+export function markTestModeAnswers(request: Request, response: Response, next: NextFunction): void {
+  const token = bearerToken(request.headers.authorization);
+  if (token !== undefined && isTestKey(token)) response.setHeader(TEST_MODE_HEADER, 'true');
+  next();
 }

@@ -44,7 +44,7 @@ function locateCreatedRecord(request: Request, response: Response): void {
   }) as Response['end'];
 }
 
-type Operation = { responses?: Record<string, { headers?: Record<string, unknown> }>; security?: unknown[] };
+type Operation = { responses?: Record<string, { headers?: Record<string, unknown> }> };
 
 const NO_STORE = {
   description: 'Always `no-store`: answers carry team data (and, once, new keys and webhook secrets)',
@@ -71,27 +71,33 @@ export const WWW_AUTHENTICATE = {
 
 const TEST_MODE = {
   description:
-    "`true` on every answer to a test key (`ppk_test_…`): the request reached the team's sandbox, not its live " +
-    'data. Absent for live keys.',
+    '`true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on ' +
+    "operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent " +
+    'for live keys and requests without a key.',
   required: false,
   schema: { type: 'string', enum: ['true'] },
 };
 
-/** The headers above, in the document: on every response of every operation under the prefix. */
+/**
+ * The headers above, in the document: on every response of every operation under the prefix; `X-Test-Mode` on
+ * every response of every operation, since it follows the key a request presents, not the operation.
+ */
 export function documentApiResponseHeaders(document: OpenAPIObject, prefix: string): OpenAPIObject {
   for (const [path, operations] of Object.entries(document.paths)) {
-    if (!path.startsWith(`/${prefix}/`) && path !== `/${prefix}`) continue;
+    const underPrefix = path.startsWith(`/${prefix}/`) || path === `/${prefix}`;
     for (const operation of Object.values(operations as Record<string, Operation>)) {
-      // An operation that takes no key (discovery, a signed download URL) has no test mode.
-      const isPublic = !operation.security?.length;
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
         response.headers = {
           ...response.headers,
-          'Cache-Control': NO_STORE,
-          'X-Content-Type-Options': NO_SNIFF,
-          ...(status === '201' ? { Location: LOCATION } : {}),
-          ...(status === '401' ? { 'WWW-Authenticate': WWW_AUTHENTICATE } : {}),
-          ...(isPublic ? {} : { 'X-Test-Mode': TEST_MODE }),
+          ...(underPrefix
+            ? {
+                'Cache-Control': NO_STORE,
+                'X-Content-Type-Options': NO_SNIFF,
+                ...(status === '201' ? { Location: LOCATION } : {}),
+                ...(status === '401' ? { 'WWW-Authenticate': WWW_AUTHENTICATE } : {}),
+              }
+            : {}),
+          'X-Test-Mode': TEST_MODE,
         };
       }
     }
