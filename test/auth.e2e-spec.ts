@@ -150,7 +150,17 @@ describe('authentication', () => {
       const upload = route.method === 'post' && route.path.endsWith('/attachments');
       // The import template requires its `resource`: without it, 400.
       const needsQuery = route.path === '/v1/imports/template';
-      const expected = upload ? 415 : hasBody(route) || needsQuery ? 400 : route.path.includes('{') ? 404 : 200;
+      // The sandbox's reset takes test keys only: a live key is refused (403) before its body is read.
+      const testKeysOnly = route.path === '/v1/sandbox/reset';
+      const expected = upload
+        ? 415
+        : testKeysOnly
+          ? 403
+          : hasBody(route) || needsQuery
+            ? 400
+            : route.path.includes('{')
+              ? 404
+              : 200;
       expect(response.status).toBe(expected);
     },
   );
