@@ -117,6 +117,50 @@ describe.each(STORAGE_DRIVERS)('work order attachments (%s storage)', (_driver, 
     expectError(await sut.http().get(url.pathname + url.search), 403);
   });
 
+  it('its ETag names the record, not the signed URL: If-None-Match and If-Match hold while it is unchanged', async () => {
+    const created = await upload(PNG, { name: 'tag.png' });
+    const { id } = (created.body as { data: Attachment }).data;
+    const one = `${pathOf(workOrderId)}/${id}`;
+    const read = await sut
+      .http()
+      .get(one)
+      .set(...bearer(team));
+    const etag = read.headers.etag;
+    expect(etag).toMatch(/^"[\w-]{27}"$/);
+    expect(created.headers.etag).toBe(etag);
+    // A later second and another host: another downloadUrl and expiry, the same attachment and the same ETag.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const later = await sut
+      .http()
+      .get(one)
+      .set('Host', 'files.example.test')
+      .set(...bearer(team));
+    expect((later.body as { data: Attachment }).data.downloadUrl).not.toBe(
+      (read.body as { data: Attachment }).data.downloadUrl,
+    );
+    expect(later.headers.etag).toBe(etag);
+    const notModified = await sut
+      .http()
+      .get(one)
+      .set('If-None-Match', etag)
+      .set(...bearer(team));
+    expect(notModified.status).toBe(304);
+    expect(notModified.headers.etag).toBe(etag);
+
+    const stale = await sut
+      .http()
+      .delete(one)
+      .set('If-Match', '"AAAAAAAAAAAAAAAAAAAAAAAAAAA"')
+      .set(...bearer(team));
+    expectError(stale, 412);
+    const deleted = await sut
+      .http()
+      .delete(one)
+      .set('If-Match', etag)
+      .set(...bearer(team));
+    expect(deleted.status).toBe(204);
+  });
+
   it('takes a file of exactly 10 MiB, and refuses one byte more', async () => {
     const largest = Buffer.concat([PDF, Buffer.alloc(10 * 1024 * 1024 - PDF.length, 1)]);
     const response = await upload(largest, { name: 'survey.pdf', id: await newWorkOrder() });

@@ -61,6 +61,12 @@ export interface ConditionalResourceOptions {
    * (an attachment) lists none it can never send, and the event catalogue derived from it (`eventTypesOf`) follows.
    */
   actions?: ReadonlyArray<'created' | 'updated' | 'deleted'>;
+  /**
+   * Fields of its answer that are not part of its state and stay out of its `ETag` (default: none), e.g. a signed
+   * URL and its expiry, made anew for every read: the tag names the record, so `If-Match` and `If-None-Match` with
+   * a tag read earlier still hold while the record is unchanged.
+   */
+  untaggedFields?: readonly string[];
   /** What its events carry of a created or updated record's answer (default: all of it), e.g. without a signed URL. */
   eventObject?: (data: object) => object;
 }
