@@ -161,6 +161,20 @@ describe.each(STORAGE_DRIVERS)('work order attachments (%s storage)', (_driver, 
     expect(deleted.status).toBe(204);
   });
 
+  it('keeps a UTF-8 file name as sent, and downloads it under that name', async () => {
+    // As curl and browsers send it: `filename="café.png"` in raw UTF-8, no `filename*`.
+    const response = await upload(PNG, { name: 'café.png' });
+    expect(response.status).toBe(201);
+    const attachment = (response.body as { data: Attachment }).data;
+    expect(attachment.fileName).toBe('café.png');
+    const url = new URL(attachment.downloadUrl);
+    const download = await sut.http().get(url.pathname + url.search);
+    expect(download.status).toBe(200);
+    expect(download.headers['content-disposition']).toBe(
+      `attachment; filename="caf_.png"; filename*=UTF-8''caf%C3%A9.png`,
+    );
+  });
+
   it('takes a file of exactly 10 MiB, and refuses one byte more', async () => {
     const largest = Buffer.concat([PDF, Buffer.alloc(10 * 1024 * 1024 - PDF.length, 1)]);
     const response = await upload(largest, { name: 'survey.pdf', id: await newWorkOrder() });
