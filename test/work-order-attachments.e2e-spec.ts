@@ -175,6 +175,28 @@ describe.each(STORAGE_DRIVERS)('work order attachments (%s storage)', (_driver, 
     );
   });
 
+  it('answers 403 with the one error text for any URL not exactly as signed, never 400', async () => {
+    const { downloadUrl } = ((await upload(PNG, { name: 'signed.png' })).body as { data: Attachment }).data;
+    const url = new URL(downloadUrl);
+    const expires = url.searchParams.get('expires') ?? '';
+    const signature = url.searchParams.get('signature') ?? '';
+    const wrong = expectError(await sut.http().get(`${url.pathname}?expires=${expires}&signature=x${signature}`), 403);
+    for (const query of [
+      `expires=${expires}x&signature=${signature}`,
+      `expires=${expires}&signature=${signature}%2B%2F`,
+      `expires=${expires}`,
+      `signature=${signature}`,
+      `expires=${expires}&signature=${signature}&download=1`,
+      `expires=${expires}&expires=${expires}&signature=${signature}`,
+      '',
+    ]) {
+      const response = await sut.http().get(`${url.pathname}?${query}`);
+      expect({ query, error: expectError(response, 403) }).toEqual({ query, error: wrong });
+    }
+    expectError(await sut.http().get(`/v1/attachment-downloads/not-a-team/not-an-id?${url.search.slice(1)}`), 403);
+    expect((await sut.http().get(url.pathname + url.search)).status).toBe(200);
+  });
+
   it('takes a file of exactly 10 MiB, and refuses one byte more', async () => {
     const largest = Buffer.concat([PDF, Buffer.alloc(10 * 1024 * 1024 - PDF.length, 1)]);
     const response = await upload(largest, { name: 'survey.pdf', id: await newWorkOrder() });
