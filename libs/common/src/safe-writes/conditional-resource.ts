@@ -71,6 +71,14 @@ export interface ConditionalResourceOptions {
   eventObject?: (data: object) => object;
 }
 
+/**
+ * What a created or updated record's event carries: its `eventObject` of the record's answer, or all of it. Every
+ * writer that announces a change (the events interceptor, imports, the demo and sample writes) goes through this.
+ */
+export function eventObjectOf(resource: ConditionalResourceOptions, data: object): object {
+  return resource.eventObject?.(data) ?? data;
+}
+
 /** The parent's id in a request's path, when the resource is nested and the id is a UUID (else validation refuses). */
 export function parentIdOf(resource: ConditionalResourceOptions, params: Record<string, unknown>): string | undefined {
   const raw = resource.parent ? params[resource.parent.idParam] : undefined;
