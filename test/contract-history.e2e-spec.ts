@@ -336,4 +336,27 @@ describe('history beyond one resource', () => {
     }
     expect(checked.length).toBeGreaterThan(0);
   });
+
+  it('announces the demo team’s example records as the API would: its attachment.created carries no signed URL', async () => {
+    const demo = await sut.createTeam('Demo team, events');
+    await createDemoRecords(sut.app, demo);
+    const events = await sut
+      .http()
+      .get('/v1/events?types=attachment.created')
+      .set(...bearer(demo));
+    expect(events.status).toBe(200);
+    const [created] = (events.body as { data: EventBody[] }).data;
+    const object = created.data.object as { id: string; workOrderId: string };
+    const read = await sut
+      .http()
+      .get(`/v1/work-orders/${object.workOrderId}/attachments/${object.id}`)
+      .set(...bearer(demo));
+    const { downloadUrl, downloadUrlExpiresAt, ...attachment } = (read.body as { data: Record<string, unknown> }).data;
+    expect({ downloadUrl, downloadUrlExpiresAt }).toEqual({
+      downloadUrl: expect.any(String),
+      downloadUrlExpiresAt: expect.any(String),
+    });
+    // CONTRACT "Attachments": the event's object is the attachment without downloadUrl and downloadUrlExpiresAt.
+    expect(created.data.object).toEqual(attachment);
+  });
 });

@@ -117,6 +117,86 @@ describe.each(STORAGE_DRIVERS)('work order attachments (%s storage)', (_driver, 
     expectError(await sut.http().get(url.pathname + url.search), 403);
   });
 
+  it('its ETag names the record, not the signed URL: If-None-Match and If-Match hold while it is unchanged', async () => {
+    const created = await upload(PNG, { name: 'tag.png' });
+    const { id } = (created.body as { data: Attachment }).data;
+    const one = `${pathOf(workOrderId)}/${id}`;
+    const read = await sut
+      .http()
+      .get(one)
+      .set(...bearer(team));
+    const etag = read.headers.etag;
+    expect(etag).toMatch(/^"[\w-]{27}"$/);
+    expect(created.headers.etag).toBe(etag);
+    // A later second and another host: another downloadUrl and expiry, the same attachment and the same ETag.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const later = await sut
+      .http()
+      .get(one)
+      .set('Host', 'files.example.test')
+      .set(...bearer(team));
+    expect((later.body as { data: Attachment }).data.downloadUrl).not.toBe(
+      (read.body as { data: Attachment }).data.downloadUrl,
+    );
+    expect(later.headers.etag).toBe(etag);
+    const notModified = await sut
+      .http()
+      .get(one)
+      .set('If-None-Match', etag)
+      .set(...bearer(team));
+    expect(notModified.status).toBe(304);
+    expect(notModified.headers.etag).toBe(etag);
+
+    const stale = await sut
+      .http()
+      .delete(one)
+      .set('If-Match', '"AAAAAAAAAAAAAAAAAAAAAAAAAAA"')
+      .set(...bearer(team));
+    expectError(stale, 412);
+    const deleted = await sut
+      .http()
+      .delete(one)
+      .set('If-Match', etag)
+      .set(...bearer(team));
+    expect(deleted.status).toBe(204);
+  });
+
+  it('keeps a UTF-8 file name as sent, and downloads it under that name', async () => {
+    // As curl and browsers send it: `filename="café.png"` in raw UTF-8, no `filename*`.
+    const response = await upload(PNG, { name: 'café.png' });
+    expect(response.status).toBe(201);
+    const attachment = (response.body as { data: Attachment }).data;
+    expect(attachment.fileName).toBe('café.png');
+    const url = new URL(attachment.downloadUrl);
+    const download = await sut.http().get(url.pathname + url.search);
+    expect(download.status).toBe(200);
+    expect(download.headers['content-disposition']).toBe(
+      `attachment; filename="caf_.png"; filename*=UTF-8''caf%C3%A9.png`,
+    );
+  });
+
+  it('answers 403 with the one error text for any URL not exactly as signed, never 400', async () => {
+    const { downloadUrl } = ((await upload(PNG, { name: 'signed.png' })).body as { data: Attachment }).data;
+    const url = new URL(downloadUrl);
+    const expires = url.searchParams.get('expires') ?? '';
+    const signature = url.searchParams.get('signature') ?? '';
+    const wrong = expectError(await sut.http().get(`${url.pathname}?expires=${expires}&signature=x${signature}`), 403);
+    for (const query of [
+      `expires=${expires}x&signature=${signature}`,
+      `expires=${expires}&signature=${signature}%2B%2F`,
+      `expires=${expires}`,
+      `signature=${signature}`,
+      `expires=${expires}&signature=${signature}&download=1`,
+      `expires=${expires}&expires=${expires}&signature=${signature}`,
+      '',
+    ]) {
+      const response = await sut.http().get(`${url.pathname}?${query}`);
+      expect({ query, error: expectError(response, 403) }).toEqual({ query, error: wrong });
+    }
+    expectError(await sut.http().get(`/v1/attachment-downloads/not-a-team/not-an-id?${url.search.slice(1)}`), 403);
+    expect((await sut.http().get(url.pathname + url.search)).status).toBe(200);
+  });
+
   it('takes a file of exactly 10 MiB, and refuses one byte more', async () => {
     const largest = Buffer.concat([PDF, Buffer.alloc(10 * 1024 * 1024 - PDF.length, 1)]);
     const response = await upload(largest, { name: 'survey.pdf', id: await newWorkOrder() });

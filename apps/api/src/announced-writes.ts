@@ -1,6 +1,7 @@
 import type { Type } from '@nestjs/common';
 import {
   createValidationPipe,
+  eventObjectOf,
   eventRecordOf,
   previousAttributes,
   Transactions,
@@ -57,11 +58,12 @@ export class AnnouncedWrites {
       if (!resource || !record || typeof record !== 'object') return record;
       const context: EventContext = { actor };
       if (resource.parent && parentId) context.parent = { record: eventRecordOf(resource.parent), id: parentId };
+      // The event carries what the API's would (an attachment without its signed URL), not the service's answer.
       await this.events.record(
         manager,
         this.teamId,
         `${eventRecordOf(resource)}.created` as EventType,
-        record,
+        eventObjectOf(resource, record),
         undefined,
         context,
       );
@@ -76,7 +78,8 @@ export class AnnouncedWrites {
       const resource = announcerOf(service);
       if (!resource) return record;
       const type = `${eventRecordOf(resource)}.updated` as EventType;
-      await this.events.record(manager, this.teamId, type, record, previousAttributes(before, record), { actor });
+      const object = eventObjectOf(resource, record);
+      await this.events.record(manager, this.teamId, type, object, previousAttributes(before, object), { actor });
       return record;
     });
   }

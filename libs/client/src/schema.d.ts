@@ -414,7 +414,7 @@ export interface paths {
         };
         /**
          * Download an attachment by its signed URL
-         * @description The `downloadUrl` of an attachment: needs no key and works for 15 minutes. A changed, expired or deleted attachment’s URL is 403.
+         * @description The `downloadUrl` of an attachment: needs no key and works for 15 minutes. A changed, expired or deleted attachment’s URL is 403, as is any URL not exactly as signed (a malformed or missing part, an extra parameter).
          */
         get: operations["AttachmentDownloadsController_download"];
         put?: never;
@@ -10605,7 +10605,7 @@ export interface operations {
             query: {
                 /** @description The `expires` of the attachment’s `downloadUrl` (Unix seconds) */
                 expires: number;
-                /** @description The `signature` of the attachment’s `downloadUrl` */
+                /** @description The `signature` of the attachment’s `downloadUrl` (base64url) */
                 signature: string;
             };
             header?: never;
@@ -10634,32 +10634,6 @@ export interface operations {
                     "image/webp": string;
                     "image/heic": string;
                     "application/pdf": string;
-                };
-            };
-            /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
-            400: {
-                headers: {
-                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
-                    "Cache-Control": "no-store";
-                    /** @description Always `nosniff` */
-                    "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
-                    "X-Test-Mode"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "companyName must be shorter than or equal to 260 characters"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */

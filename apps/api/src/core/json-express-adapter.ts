@@ -2,7 +2,7 @@ import type { NestApplicationOptions } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import type { Express, Request, Response } from 'express';
 import { createServer, IncomingMessage, ServerResponse, type Server } from 'node:http';
-import { closeGracefully, ENTITY_TAG_LOCAL, entityTagOf, ifNoneMatchFails, ReplayedAnswer } from '@app/common';
+import { closeGracefully, ENTITY_TAG_LOCAL, entityTagOfAnswer, ifNoneMatchFails, ReplayedAnswer } from '@app/common';
 
 /**
  * Express's `res.json()` turns bodies of 1,000 characters or more into a Buffer, and Node then sends the
@@ -33,9 +33,11 @@ export class JsonExpressAdapter extends ExpressAdapter {
     }
     const json = JSON.stringify(body);
     if (statusCode !== undefined) response.status(statusCode);
-    // A strong ETag is a hash of these exact bytes (SafeWritesInterceptor marks the routes that carry one).
-    if (response.locals[ENTITY_TAG_LOCAL] === true) {
-      const tag = entityTagOf(json);
+    // A strong ETag is a hash of these bytes (SafeWritesInterceptor and EntityTagGuard mark the routes that carry
+    // one, with the fields left out of it: a record's signed URL, made anew for every read, is not its state).
+    const untaggedFields: unknown = response.locals[ENTITY_TAG_LOCAL];
+    if (Array.isArray(untaggedFields)) {
+      const tag = entityTagOfAnswer(body, untaggedFields as string[], json);
       response.setHeader('ETag', tag);
       const ifNoneMatch = response.req.headers['if-none-match'];
       if (response.req.method === 'GET' && ifNoneMatch !== undefined && ifNoneMatchFails(ifNoneMatch, tag)) {

@@ -11,7 +11,7 @@ import {
   parentIdOf,
 } from '@app/common';
 import { isUuid } from '@app/common';
-import { eventRecordOf, previousAttributes, type EventAction, type EventType } from '@app/common';
+import { eventObjectOf, eventRecordOf, previousAttributes, type EventAction, type EventType } from '@app/common';
 import type { EventContext } from '@app/common';
 import { EventsStore } from './events.store.js';
 
@@ -66,7 +66,7 @@ export class EventsInterceptor implements NestInterceptor {
         }
         const value: unknown = await lastValueFrom(next.handle(), { defaultValue: undefined });
         const data = (value as { data?: object } | undefined)?.data;
-        const object = action === 'deleted' ? { id } : data && (resource.eventObject?.(data) ?? data);
+        const object = action === 'deleted' ? { id } : data && eventObjectOf(resource, data);
         if (object) {
           const changes = action === 'updated' && before ? previousAttributes(before, object) : undefined;
           await this.events.record(manager, caller.teamId, type, object, changes, about);

@@ -4,6 +4,7 @@ import type { EntityManager } from 'typeorm';
 import {
   createValidationPipe,
   describeFailure,
+  eventObjectOf,
   eventRecordOf,
   lockedRecord,
   previousAttributes,
@@ -109,14 +110,14 @@ export class ImportRowWriter {
         scope.known?.set(body.externalRef, record.id);
       if (laterDto && !inOne)
         record = (await service.update(scope.teamId, record.id, laterDto, scope.importedAt)) as { id: string };
-      const object = resource.eventObject?.(record) ?? record;
+      const object = eventObjectOf(resource, record);
       await this.record(manager, scope, `${eventRecordOf(resource)}.created`, object, undefined, actor);
       return 'created';
     }
     const dto = await this.validated(body, target.update);
     const before = await lockedRecord(service, scope.teamId, existing);
     const record = await service.update(scope.teamId, existing, dto, scope.importedAt);
-    const object = resource.eventObject?.(record) ?? record;
+    const object = eventObjectOf(resource, record);
     const changes = before ? previousAttributes(before, object) : undefined;
     await this.record(manager, scope, `${eventRecordOf(resource)}.updated`, object, changes, actor);
     return 'updated';

@@ -61,8 +61,22 @@ export interface ConditionalResourceOptions {
    * (an attachment) lists none it can never send, and the event catalogue derived from it (`eventTypesOf`) follows.
    */
   actions?: ReadonlyArray<'created' | 'updated' | 'deleted'>;
+  /**
+   * Fields of its answer that are not part of its state and stay out of its `ETag` (default: none), e.g. a signed
+   * URL and its expiry, made anew for every read: the tag names the record, so `If-Match` and `If-None-Match` with
+   * a tag read earlier still hold while the record is unchanged.
+   */
+  untaggedFields?: readonly string[];
   /** What its events carry of a created or updated record's answer (default: all of it), e.g. without a signed URL. */
   eventObject?: (data: object) => object;
+}
+
+/**
+ * What a created or updated record's event carries: its `eventObject` of the record's answer, or all of it. Every
+ * writer that announces a change (the events interceptor, imports, the demo and sample writes) goes through this.
+ */
+export function eventObjectOf(resource: ConditionalResourceOptions, data: object): object {
+  return resource.eventObject?.(data) ?? data;
 }
 
 /** The parent's id in a request's path, when the resource is nested and the id is a UUID (else validation refuses). */

@@ -1,6 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
+import { CONDITIONAL_RESOURCE, type ConditionalResourceOptions } from './conditional-resource.js';
 import { ENTITY_TAG_LOCAL } from './safe-writes.interceptor.js';
 
 const ENTITY_TAGGED = 'safe-writes:entity-tagged';
@@ -9,7 +10,8 @@ const ENTITY_TAGGED = 'safe-writes:entity-tagged';
 export const EntityTagged = (): MethodDecorator => SetMetadata(ENTITY_TAGGED, true);
 
 /**
- * Marks the answer of a route declared `EntityTagged()` for its ETag (the JSON adapter hashes the bytes it sends).
+ * Marks the answer of a route declared `EntityTagged()` for its ETag (the JSON adapter hashes the bytes it sends,
+ * without the resource's `untaggedFields`).
  * A guard that never refuses, not an interceptor: a read goes through no interceptor at all, because Nest's
  * interceptor chain (rxjs, an async resource per request) was about a tenth of a one-record read's CPU. Writes
  * get their ETag from `SafeWritesInterceptor`, which they go through anyway.
@@ -20,7 +22,11 @@ export class EntityTagGuard implements CanActivate {
 
   canActivate(context: ExecutionContext): true {
     if (this.reflector.get<boolean | undefined>(ENTITY_TAGGED, context.getHandler())) {
-      context.switchToHttp().getResponse<Response>().locals[ENTITY_TAG_LOCAL] = true;
+      const resource = this.reflector.get<ConditionalResourceOptions | undefined>(
+        CONDITIONAL_RESOURCE,
+        context.getClass(),
+      );
+      context.switchToHttp().getResponse<Response>().locals[ENTITY_TAG_LOCAL] = resource?.untaggedFields ?? [];
     }
     return true;
   }

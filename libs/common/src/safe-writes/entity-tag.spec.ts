@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { entityTagOf, ifMatchHolds, ifNoneMatchFails } from './entity-tag.js';
+import { entityTagOf, entityTagOfAnswer, ifMatchHolds, ifNoneMatchFails } from './entity-tag.js';
 
 describe(entityTagOf.name, () => {
   it('is a quoted, strong tag that follows every byte of the body', () => {
@@ -7,6 +7,24 @@ describe(entityTagOf.name, () => {
     expect(tag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
     expect(entityTagOf('{"data":{"id":"a","name":"Ann"}}')).toBe(tag);
     expect(entityTagOf('{"data":{"id":"a","name":"Anne"}}')).not.toBe(tag);
+  });
+});
+
+describe(entityTagOfAnswer.name, () => {
+  const answer = (url: string, name = 'plan.pdf') => ({ data: { id: 'a', name, url, urlExpiresAt: url.slice(-2) } });
+
+  it('is the bytes’ tag when no field is left out', () => {
+    const body = answer('https://x/1?e=10');
+    expect(entityTagOfAnswer(body)).toBe(entityTagOf(JSON.stringify(body)));
+    expect(entityTagOfAnswer(body, [], '{"data":{}}')).toBe(entityTagOf('{"data":{}}'));
+  });
+
+  it('leaves the untagged fields out, and still follows every other one', () => {
+    const untagged = ['url', 'urlExpiresAt'];
+    const tag = entityTagOfAnswer(answer('https://x/1?e=10'), untagged);
+    expect(entityTagOfAnswer(answer('http://localhost/1?e=11'), untagged)).toBe(tag);
+    expect(entityTagOfAnswer(answer('https://x/1?e=10', 'plan2.pdf'), untagged)).not.toBe(tag);
+    expect(tag).toBe(entityTagOf('{"data":{"id":"a","name":"plan.pdf"}}'));
   });
 });
 

@@ -8,6 +8,24 @@ export function entityTagOf(json: string): string {
   return `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"`;
 }
 
+/**
+ * The entity tag of a one-record answer `{data}`: of its bytes (`json`, when given), or, when the record has fields
+ * outside its tag (`ConditionalResourceOptions.untaggedFields`, e.g. a signed URL made anew for every read), of the
+ * answer without them. The same function makes the header and checks `If-Match`, so the two always agree.
+ */
+export function entityTagOfAnswer(answer: unknown, untaggedFields: readonly string[] = [], json?: string): string {
+  const data = isRecord(answer) ? answer.data : undefined;
+  if (untaggedFields.length === 0 || !isRecord(answer) || !isRecord(data)) {
+    return entityTagOf(json ?? JSON.stringify(answer));
+  }
+  const tagged = Object.fromEntries(Object.entries(data).filter(([field]) => !untaggedFields.includes(field)));
+  return entityTagOf(JSON.stringify({ ...answer, data: tagged }));
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /** The tags listed in an `If-Match` / `If-None-Match` header; `*` stands for any current representation. */
 function listedTags(header: string): string[] {
   return header

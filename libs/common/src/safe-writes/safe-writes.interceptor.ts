@@ -27,7 +27,7 @@ import {
   parentIdOf,
 } from './conditional-resource.js';
 import { bodyFingerprint } from './body-digest.js';
-import { entityTagOf, ifMatchHolds } from './entity-tag.js';
+import { entityTagOfAnswer, ifMatchHolds } from './entity-tag.js';
 import { IDEMPOTENCY_RETENTION_MS, IdempotencyStore } from './idempotency.store.js';
 import { ReplayedAnswer } from './replayed-answer.js';
 
@@ -35,7 +35,10 @@ import { ReplayedAnswer } from './replayed-answer.js';
 const KEYED_METHODS = new Set(['POST', 'PUT', 'DELETE']);
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
-/** Marks the response for an `ETag` computed from the exact bytes sent (see JsonExpressAdapter). */
+/**
+ * Marks the response for an `ETag` computed from the bytes sent (see JsonExpressAdapter); its value is the list of
+ * the record's fields outside the tag (`ConditionalResourceOptions.untaggedFields`, often empty).
+ */
 export const ENTITY_TAG_LOCAL = 'entityTag';
 
 /**
@@ -77,7 +80,7 @@ export class SafeWritesInterceptor implements NestInterceptor {
     const id = typeof rawId === 'string' && isUuid(rawId) ? rawId.toLowerCase() : undefined;
     const method = request.method;
     if (resource && ((method === 'GET' && rawId !== undefined) || method === 'POST' || method === 'PUT')) {
-      response.locals[ENTITY_TAG_LOCAL] = true;
+      response.locals[ENTITY_TAG_LOCAL] = resource.untaggedFields ?? [];
     }
     if (!KEYED_METHODS.has(method)) return next.handle();
 
@@ -100,7 +103,8 @@ export class SafeWritesInterceptor implements NestInterceptor {
           await precondition();
           return { value: await handle() };
         }
-        return this.answerOnce(manager, caller.teamId, key, request, successStatus, async () => {
+        const untagged = resource?.untaggedFields ?? [];
+        return this.answerOnce(manager, caller.teamId, key, request, successStatus, untagged, async () => {
           await precondition();
           return handle();
         });
@@ -123,6 +127,7 @@ export class SafeWritesInterceptor implements NestInterceptor {
     key: string,
     request: AuthenticatedRequest,
     successStatus: number,
+    untaggedFields: readonly string[],
     work: () => Promise<unknown>,
   ): Promise<Outcome> {
     if (!(await this.store.claim(manager, teamId, key))) {
@@ -167,7 +172,7 @@ export class SafeWritesInterceptor implements NestInterceptor {
     }
     const status = successStatus;
     const body = value === undefined ? '' : JSON.stringify(value);
-    const entityTag = body !== '' && status !== 204 ? entityTagOf(body) : null;
+    const entityTag = body !== '' && status !== 204 ? entityTagOfAnswer(value, untaggedFields, body) : null;
     const answer = await answerOf();
     if (answer.fingerprint === undefined) throw new Error(`${request.method} ${path} read its body without its digest`);
     const saved = { ...answer, fingerprint: answer.fingerprint, status, body, entityTag };
@@ -196,7 +201,7 @@ export class SafeWritesInterceptor implements NestInterceptor {
       }
       throw new RecordNotFoundError(resource.name);
     }
-    const current = entityTagOf(JSON.stringify({ data: record }));
+    const current = entityTagOfAnswer({ data: record }, resource.untaggedFields);
     if (!ifMatchHolds(ifMatch, current)) {
       throw new PreconditionFailedException(
         `If-Match does not match the ${resource.name.toLowerCase()}'s current ETag ${current}; read it again`,

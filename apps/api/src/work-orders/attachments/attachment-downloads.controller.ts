@@ -1,10 +1,10 @@
-import { Controller, Get, Param, Query, Res } from '@nestjs/common';
-import { ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
+import { Controller, Get, Param, Req, Res } from '@nestjs/common';
+import { ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
 import { ApiErrorsWith, Public } from '@app/common';
 import { AttachmentsService } from './attachments.service.js';
 import { AttachmentResponse } from './dto/attachment.response.js';
-import { DownloadQuery } from './dto/download.query.js';
+import { SIGNED_DOWNLOAD_QUERY_DOCS, signedDownloadQueryOf } from './dto/download.query.js';
 import { sendObject } from './send-object.js';
 
 /** The signed download URLs of attachments: no key, the signature is the permission. */
@@ -19,11 +19,14 @@ export class AttachmentDownloadsController {
     summary: 'Download an attachment by its signed URL',
     description:
       'The `downloadUrl` of an attachment: needs no key and works for 15 minutes. A changed, expired or deleted ' +
-      'attachment’s URL is 403.',
+      'attachment’s URL is 403, as is any URL not exactly as signed (a malformed or missing part, an extra parameter).',
   })
   // No examples: only a URL the API signed is valid; its parts come from an attachment's `downloadUrl`.
   @ApiParam({ name: 'teamId', format: 'uuid' })
   @ApiParam({ name: 'attachmentId', format: 'uuid' })
+  // Listed in reverse: Nest applies decorators bottom-up, and the document shows `expires` first.
+  @ApiQuery({ ...SIGNED_DOWNLOAD_QUERY_DOCS[1], required: true })
+  @ApiQuery({ ...SIGNED_DOWNLOAD_QUERY_DOCS[0], required: true })
   @ApiResponse({
     status: 200,
     description: 'The bytes, as uploaded',
@@ -31,19 +34,17 @@ export class AttachmentDownloadsController {
       AttachmentResponse.contentTypes.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
     ),
   })
-  @ApiErrorsWith({ 403: 'This download URL is not valid: it was changed, has expired or was revoked' }, 400, 403)
+  // Never 400: whatever is wrong with the URL, it is not one the API signed (403).
+  @ApiErrorsWith({ 403: 'This download URL is not valid: it was changed, has expired or was revoked' }, 403)
   async download(
     @Param('teamId') teamId: string,
     @Param('attachmentId') id: string,
-    @Query() query: DownloadQuery,
+    // The raw query, not a validated DTO: a malformed one is refused by the service as a changed URL.
+    @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {
-    const { row, object } = await this.attachments.download(
-      teamId.toLowerCase(),
-      id.toLowerCase(),
-      query.expires,
-      query.signature,
-    );
+    const signed = signedDownloadQueryOf(request.query);
+    const { row, object } = await this.attachments.download(teamId.toLowerCase(), id.toLowerCase(), signed);
     await sendObject(response, row, object);
   }
 }

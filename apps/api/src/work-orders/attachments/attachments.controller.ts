@@ -44,6 +44,7 @@ const keyOf = (actor: Actor): NoteAuthor => {
   // No route updates an attachment: the catalogue lists no attachment.updated.
   actions: ['created', 'deleted'],
   parent: { source: WorkOrdersService, idParam: 'workOrderId', name: 'Work order' },
+  untaggedFields: AttachmentResponse.untaggedFields,
   eventObject: AttachmentResponse.eventObject,
 })
 @ApiParam({ name: 'workOrderId', format: 'uuid', example: ATTACHMENT_EXAMPLE.workOrderId })

@@ -16,6 +16,7 @@ import type { AttachmentRow } from './attachment.row.js';
 import { AttachmentsRepository } from './attachments.repository.js';
 import { DownloadUrls } from './download-urls.js';
 import { AttachmentResponse } from './dto/attachment.response.js';
+import type { SignedDownloadQuery } from './dto/download.query.js';
 import type { ListAttachmentsQuery } from './dto/list-attachments.query.js';
 import { AttachmentUploads, type StoredUpload } from './attachment-uploads.js';
 import { AttachmentObjectsRepository } from './storage/attachment-objects.repository.js';
@@ -123,17 +124,20 @@ export class AttachmentsService implements ConditionalSource {
     return { row, object: await this.objectOf(row) };
   }
 
-  /** The bytes a signed URL names; 403 when the signature is wrong or old, or the attachment is gone. */
+  /**
+   * The bytes a signed URL names; 403 when its query is not as signed (`signed` undefined), the signature is wrong
+   * or old, or the attachment is gone.
+   */
   async download(
     teamId: string,
     id: string,
-    expires: number,
-    signature: string,
+    signed: SignedDownloadQuery | undefined,
   ): Promise<{ row: AttachmentRow; object: StoredObject }> {
     const refused = new ForbiddenException(
       'This download URL is not valid: it was changed, has expired or was revoked',
     );
-    if (!isUuid(teamId) || !isUuid(id) || !this.urls.verify(teamId, id, expires, signature)) throw refused;
+    if (!signed || !isUuid(teamId) || !isUuid(id)) throw refused;
+    if (!this.urls.verify(teamId, id, signed.expires, signed.signature)) throw refused;
     const row = await this.attachments.findOne(teamId, id);
     if (!row) throw refused;
     return { row, object: await this.objectOf(row) };

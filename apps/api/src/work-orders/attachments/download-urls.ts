@@ -34,8 +34,8 @@ export class DownloadUrls {
   }
 
   sign(teamId: string, id: string): SignedDownload {
-    const expiresMs = this.clock.now() + DOWNLOAD_URL_TTL_MS;
-    const expires = Math.floor(expiresMs / 1000);
+    // Rounded up to the second: the URL works for at least the full 15 minutes, and `expiresAt` is its expiry.
+    const expires = Math.ceil((this.clock.now() + DOWNLOAD_URL_TTL_MS) / 1000);
     return {
       path: `attachment-downloads/${teamId}/${id}`,
       expires,

@@ -60,6 +60,8 @@ export function receiveUpload(
         headers: request.headers,
         // A file part's chunks go on while the storage is still writing earlier ones (not one 64 KiB piece at a time).
         fileHwm: STREAM_HWM,
+        // A plain `filename="café.png"` is sent as raw UTF-8 by browsers and curl; busboy would read it as Latin-1.
+        defParamCharset: 'utf8',
         // busboy signals its limit once a file reaches it, not past it: one byte more, so exactly 10 MiB passes.
         limits: { fileSize: MAX_FILE_BYTES + 1, files: 1, fields: 10, fieldSize: 16 * 1024, parts: 12 },
       });

@@ -4,9 +4,14 @@ import type { AttachmentRow } from './attachment.row.js';
 import type { StoredObject } from './storage/object-storage.js';
 
 /** `filename*=` in RFC 8187 form, and an ASCII `filename=` fallback. */
-function dispositionOf(fileName: string): string {
+export function dispositionOf(fileName: string): string {
   const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+  // RFC 8187's attr-char has no ' ( ) *, which encodeURIComponent leaves as they are.
+  const encoded = encodeURIComponent(fileName).replace(
+    /['()*]/g,
+    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
 /** Streams an object as a download that no browser renders as a page of ours. */

@@ -9,6 +9,11 @@ const example = ATTACHMENT_EXAMPLE;
 export class AttachmentResponse {
   /** Every `contentType` an attachment may have. */
   static readonly contentTypes = ['image/jpeg', 'image/png', 'image/webp', 'image/heic', 'application/pdf'];
+  /**
+   * The signed URL and its expiry: made anew for every answer, not the attachment's state. They stay out of its
+   * ETag (so `If-Match` and `If-None-Match` hold while the attachment is unchanged) and out of its events.
+   */
+  static readonly untaggedFields: readonly string[] = ['downloadUrl', 'downloadUrlExpiresAt'];
 
   @ApiProperty({ format: 'uuid', readOnly: true, example: example.id })
   id!: string;
@@ -69,7 +74,8 @@ export class AttachmentResponse {
 
   /** The attachment as its events carry it: without the signed URL. */
   static eventObject(this: void, data: object): object {
-    const { downloadUrl: _url, downloadUrlExpiresAt: _expires, ...rest } = data as AttachmentResponse;
-    return rest;
+    return Object.fromEntries(
+      Object.entries(data).filter(([field]) => !AttachmentResponse.untaggedFields.includes(field)),
+    );
   }
 }

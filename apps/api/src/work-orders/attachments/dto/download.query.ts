@@ -1,19 +1,34 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsString, Matches } from 'class-validator';
+/** A signed download URL's query, as the API writes it: the expiry (Unix seconds) and the signature over it. */
+export interface SignedDownloadQuery {
+  expires: number;
+  signature: string;
+}
+
+const EXPIRES = /^\d{1,15}$/;
+const SIGNATURE = /^[\w-]{1,100}$/;
+
+/** What the route's document says of the two parameters (no examples: only a URL the API signed is valid). */
+export const SIGNED_DOWNLOAD_QUERY_DOCS = [
+  {
+    name: 'expires',
+    description: 'The `expires` of the attachment’s `downloadUrl` (Unix seconds)',
+    schema: { type: 'integer' as const, format: 'int64', minimum: 0 },
+  },
+  {
+    name: 'signature',
+    description: 'The `signature` of the attachment’s `downloadUrl` (base64url)',
+    schema: { type: 'string' as const, pattern: SIGNATURE.source },
+  },
+];
 
 /**
- * A signed download URL's query: the expiry (Unix seconds) and the signature over it. No examples: a URL is only
- * ever valid as the API signed it, so Swagger UI leaves the fields for the `downloadUrl`'s values to be pasted.
+ * The URL's `expires` and `signature` when the query is exactly those two, each once and well formed; otherwise
+ * undefined. Such a URL is not one the API signed, and the keyless route refuses it as it refuses a changed one
+ * (403): it says nothing about what shape a valid URL has, and no query validation answers 400 here.
  */
-export class DownloadQuery {
-  @ApiProperty({ description: 'The `expires` of the attachment’s `downloadUrl` (Unix seconds)' })
-  @Type(() => Number)
-  @IsInt({ message: 'expires must be an integer' })
-  expires!: number;
-
-  @ApiProperty({ description: 'The `signature` of the attachment’s `downloadUrl`' })
-  @IsString()
-  @Matches(/^[\w-]{1,100}$/, { message: 'signature must be base64url' })
-  signature!: string;
+export function signedDownloadQueryOf(query: Record<string, unknown>): SignedDownloadQuery | undefined {
+  const { expires, signature } = query;
+  if (Object.keys(query).length !== 2 || typeof expires !== 'string' || typeof signature !== 'string') return undefined;
+  if (!EXPIRES.test(expires) || !SIGNATURE.test(signature)) return undefined;
+  return { expires: Number(expires), signature };
 }
