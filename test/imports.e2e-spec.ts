@@ -193,6 +193,17 @@ describe('imports', () => {
     ]);
   });
 
+  it('imports an NDJSON line shaped as GET answers the record: its answer-only properties are dropped', async () => {
+    const [landlord] = (await list('/v1/landlords?externalRef=L-2')).data;
+    expect(landlord).toMatchObject({ id: expect.stringMatching(UUID), createdAt: expect.any(String) });
+    const line = JSON.stringify({ ...landlord, externalRef: 'L-COPY' });
+    const result = await imported('landlords', line, 'application/x-ndjson');
+    expect(result).toMatchObject({ createdCount: 1, updatedCount: 0, failedCount: 0 });
+    const [copy] = (await list('/v1/landlords?externalRef=L-COPY')).data;
+    expect(copy).toMatchObject({ name: landlord.name, status: landlord.status });
+    expect(copy.id).not.toBe(landlord.id);
+  });
+
   it('dry run: counts what it would do and writes nothing', async () => {
     const result = await imported(
       'contractors',

@@ -120,7 +120,11 @@ async function* linesOf(body: Readable): AsyncGenerator<string> {
   if (rest !== '') yield rest;
 }
 
-async function* ndjsonRows(body: Readable): AsyncGenerator<StoredImportRow> {
+/**
+ * One JSON object a line. A property naming a field the API only answers with (`id`, `teamId`, `createdAt`…) is
+ * dropped, as the CSV's column is, so a record as GET answers it imports; any other unknown one fails its row.
+ */
+async function* ndjsonRows(body: Readable, columns: ImportColumns): AsyncGenerator<StoredImportRow> {
   let row = 0;
   for await (const line of linesOf(body)) {
     if (line.trim() === '') continue;
@@ -136,7 +140,8 @@ async function* ndjsonRows(body: Readable): AsyncGenerator<StoredImportRow> {
       yield { row, body: null, parseError: 'The line must be a JSON object' };
       continue;
     }
-    yield { row, body: value as Record<string, unknown>, parseError: null };
+    const fields = Object.fromEntries(Object.entries(value).filter(([name]) => !columns.ignored.has(name)));
+    yield { row, body: fields, parseError: null };
   }
 }
 
@@ -152,7 +157,7 @@ export async function receiveImportRows(
   write: (rows: StoredImportRow[]) => Promise<void>,
 ): Promise<number> {
   const source = limited(body);
-  const rows = format === 'csv' ? csvRows(source, columns) : ndjsonRows(source);
+  const rows = format === 'csv' ? csvRows(source, columns) : ndjsonRows(source, columns);
   let batch: StoredImportRow[] = [];
   let total = 0;
   for await (const row of rows) {
