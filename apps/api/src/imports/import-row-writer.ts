@@ -100,16 +100,16 @@ export class ImportRowWriter {
       }
       const dto = await this.validated(fields, target.create);
       const laterDto = Object.keys(later).length > 0 ? await this.validated(later, target.update) : undefined;
-      const inOne = laterDto !== undefined && service.createImported !== undefined;
-      let record = (
-        laterDto && service.createImported
-          ? await service.createImported(scope.teamId, dto, laterDto, scope.importedAt)
-          : await service.create(scope.teamId, dto)
-      ) as { id: string };
+      let record: { id: string };
+      if (laterDto && service.createImported) {
+        record = (await service.createImported(scope.teamId, dto, laterDto, scope.importedAt)) as { id: string };
+      } else {
+        record = (await service.create(scope.teamId, dto)) as { id: string };
+        if (laterDto)
+          record = (await service.update(scope.teamId, record.id, laterDto, scope.importedAt)) as { id: string };
+      }
       if (typeof body.externalRef === 'string' && body.externalRef !== '')
         scope.known?.set(body.externalRef, record.id);
-      if (laterDto && !inOne)
-        record = (await service.update(scope.teamId, record.id, laterDto, scope.importedAt)) as { id: string };
       const object = eventObjectOf(resource, record);
       await this.record(manager, scope, `${eventRecordOf(resource)}.created`, object, undefined, actor);
       return 'created';

@@ -155,24 +155,30 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
       };
       const counts = { processed: rows.length, created: 0, updated: 0, failed: 0 };
       const errors: ImportErrorRow[] = [];
+      // A dry run first writes again, uncounted, what its earlier batches' rows made that this batch names.
+      let replayed: StoredImportRow[] = [];
       if (current.dryRun) {
         await this.imports.savepoint(manager, 'SAVEPOINT', 'import_batch');
-        await this.replayEarlierWrites(manager, scope, current.processedRows, rows);
+        replayed = await this.earlierWrites(manager, scope, current.processedRows, rows);
       }
       // Each row runs after a savepoint of its own: a failed row is rolled back to it (which keeps the savepoint
       // for the next row), a written one is released and the next one set in the same round trip.
       await this.imports.savepoint(manager, 'SAVEPOINT', 'import_row');
-      for (const row of rows) {
+      for (const [index, row] of [...replayed, ...rows].entries()) {
+        const counted = index >= replayed.length;
         const ref = typeof row.body?.externalRef === 'string' ? row.body.externalRef.trim() : '';
         const knownBefore = scope.known.has(ref);
         try {
-          counts[await this.writer.write(manager, scope, row)]++;
+          const outcome = await this.writer.write(manager, scope, row);
+          if (counted) counts[outcome]++;
           await this.imports.savepoint(manager, 'RELEASE SAVEPOINT', 'import_row', { again: true });
         } catch (error) {
           await this.imports.savepoint(manager, 'ROLLBACK TO SAVEPOINT', 'import_row');
           // What the row created is gone with it.
           if (!knownBefore) scope.known.delete(ref);
           if (!(error instanceof ImportRowError)) throw error;
+          // A replayed row refused this time (it passed in its own batch): the batch goes on from what is there.
+          if (!counted) continue;
           counts.failed++;
           errors.push({ row: row.row, externalRef: ref === '' ? null : ref, error: error.message });
         }
@@ -194,37 +200,23 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
 
   /**
    * A dry run rolls each batch back, so a record an earlier batch's row created is not there for a later row that
-   * names the same `externalRef`, which the real run would write as an update. Before its batch, such records are
-   * written again from the earlier rows that made them (those that did not fail, in order), uncounted and rolled
-   * back with the batch: the dry run reports the counts the real run will have.
+   * names the same `externalRef`, which the real run would write as an update. The earlier rows that made such
+   * records (those that did not fail, in order) are written again before the batch, uncounted and rolled back with
+   * it: the dry run reports the counts the real run will have.
    */
-  private async replayEarlierWrites(
+  private async earlierWrites(
     manager: EntityManager,
     scope: ImportScope & { known: Map<string, string> },
     through: number,
     rows: StoredImportRow[],
-  ): Promise<void> {
+  ): Promise<StoredImportRow[]> {
     const refs = new Set<string>();
     for (const row of rows) {
       const ref = typeof row.body?.externalRef === 'string' ? row.body.externalRef.trim() : '';
       if (ref !== '' && !scope.known.has(ref)) refs.add(ref);
     }
-    if (refs.size === 0 || through === 0) return;
-    const earlier = await this.imports.earlierWrites(manager, scope.teamId, scope.importId, through, [...refs]);
-    for (const row of earlier) {
-      const ref = (row.body?.externalRef as string).trim();
-      const knownBefore = scope.known.has(ref);
-      await this.imports.savepoint(manager, 'SAVEPOINT', 'import_replay');
-      try {
-        await this.writer.write(manager, scope, row);
-        await this.imports.savepoint(manager, 'RELEASE SAVEPOINT', 'import_replay');
-      } catch (error) {
-        // Refused this time (it passed in its own batch): the batch goes on from what is there.
-        await this.imports.savepoint(manager, 'ROLLBACK TO SAVEPOINT', 'import_replay');
-        if (!knownBefore) scope.known.delete(ref);
-        if (!(error instanceof ImportRowError)) throw error;
-      }
-    }
+    if (refs.size === 0 || through === 0) return [];
+    return this.imports.earlierWrites(manager, scope.teamId, scope.importId, through, [...refs]);
   }
 
   /** Sets a final status and announces it (`import.completed`), in the caller's transaction; false if already final. */

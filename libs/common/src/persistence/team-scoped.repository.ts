@@ -171,7 +171,16 @@ export abstract class TeamScopedTable<TRow extends { id: string }> {
       const flight = current?.v ? `${pageKey} @${current.v}` : undefined;
       const sharing = flight && this.reading.get(flight);
       if (sharing) return sharing;
-      const read = this.readPage(teamId, paging, { where, params, order, count, filterKey, pageKey });
+      const read = this.readPage(teamId, paging, {
+        where,
+        params,
+        order,
+        count,
+        filterKey,
+        pageKey,
+        knownTotal,
+        knownPage,
+      });
       if (flight) {
         this.reading.set(flight, read);
         const done = (): void => void this.reading.delete(flight);
@@ -179,21 +188,28 @@ export abstract class TeamScopedTable<TRow extends { id: string }> {
       }
       return read;
     }
-    return this.readPage(teamId, paging, { where, params, order, count, filterKey, pageKey });
+    return this.readPage(teamId, paging, { where, params, order, count, filterKey, pageKey, knownTotal, knownPage });
   }
 
   /** `pageRows` past its remembered answer: the page and total in one statement, each run only if not known. */
   private async readPage(
     teamId: string,
     paging: Paging,
-    list: { where: string; params: unknown[]; order: string; count: string; filterKey?: string; pageKey?: string },
+    list: {
+      where: string;
+      params: unknown[];
+      order: string;
+      count: string;
+      filterKey?: string;
+      pageKey?: string;
+      knownTotal?: { version: string; value: number };
+      knownPage?: { version: string; value: TRow[] };
+    },
   ): Promise<[TRow[], number]> {
     const { table, columns, joins = '' } = this.shape;
     const a = this.alias;
-    const { where, order, count, filterKey, pageKey } = list;
+    const { where, order, count, filterKey, pageKey, knownTotal, knownPage } = list;
     const params = [...list.params];
-    const knownTotal = filterKey === undefined ? undefined : this.totals.get(filterKey);
-    const knownPage = pageKey === undefined ? undefined : this.pages.get(pageKey);
     const n =
       params.push(
         paging.pageSize,

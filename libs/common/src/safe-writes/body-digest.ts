@@ -26,7 +26,7 @@ export function setBodyDigest(request: object, digest: string): void {
 }
 
 /** True when the request's body is one a route reads as a stream, not JSON. */
-export function streamsItsBody(request: Request): boolean {
+function streamsItsBody(request: Request): boolean {
   return typeof request.is(STREAMED_TYPES) === 'string';
 }
 
