@@ -1,9 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { Transactions } from '@app/common';
 import { ContractorsService } from '../../apps/api/src/contractors/contractors.service.js';
 import { TenantsService } from '../../apps/api/src/tenants/tenants.service.js';
 import { UnitsService } from '../../apps/api/src/units/units.service.js';
 import { STATUS_MOVES } from '../../apps/api/src/work-orders/work-order-status.js';
 import type { WorkOrderStatus } from '../../apps/api/src/work-orders/work-order.entity.js';
+import { WorkOrdersRepository } from '../../apps/api/src/work-orders/work-orders.repository.js';
 import { WorkOrdersService } from '../../apps/api/src/work-orders/work-orders.service.js';
 import { createMediumApp, type MediumApp } from '../support/medium-app.js';
 
@@ -95,6 +97,46 @@ describe(WorkOrdersService.name, () => {
       expect(completed.resolvedAt).not.toBeNull();
       const reopened = await sut.update(teamId, completed.id, { status: 'in_progress' });
       expect(reopened).toMatchObject({ status: 'in_progress', resolvedAt: null, selfResolved: false });
+    });
+  });
+
+  describe('an update after the record was locked and read in its transaction (a PUT)', () => {
+    it('decides on the state it locked, without reading the row again, and applies the move', async () => {
+      const workOrder = await workOrderIn('in_progress');
+      const reads = jest.spyOn(app.get(WorkOrdersRepository), 'findState');
+      try {
+        const [before, after] = await app.get(Transactions).run(async () => {
+          const locked = await sut.getLocked(teamId, workOrder.id);
+          return [locked, await sut.update(teamId, workOrder.id.toUpperCase(), { status: 'completed' })];
+        });
+        expect(before?.status).toBe('in_progress');
+        expect(after).toMatchObject({ status: 'completed', resolvedAt: new Date(app.clock.now()).toISOString() });
+        expect(reads).not.toHaveBeenCalled();
+        // Outside such a transaction the update reads the state itself, and its rules still hold.
+        await expect(sut.update(teamId, workOrder.id, { status: 'reported' })).rejects.toMatchObject({
+          kind: 'conflict',
+          message: 'Cannot change status from completed to reported',
+        });
+        expect(reads).toHaveBeenCalledTimes(1);
+      } finally {
+        reads.mockRestore();
+      }
+    });
+
+    it('uses a locked state once: a second update in the same transaction reads the row as the first left it', async () => {
+      const workOrder = await newWorkOrder();
+      const reads = jest.spyOn(app.get(WorkOrdersRepository), 'findState');
+      try {
+        const second = await app.get(Transactions).run(async () => {
+          await sut.getLocked(teamId, workOrder.id);
+          await sut.update(teamId, workOrder.id, { status: 'in_progress' });
+          return sut.update(teamId, workOrder.id, { status: 'completed' });
+        });
+        expect(second.status).toBe('completed');
+        expect(reads).toHaveBeenCalledTimes(1);
+      } finally {
+        reads.mockRestore();
+      }
     });
   });
 

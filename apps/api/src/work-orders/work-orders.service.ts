@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import {
+  ambientManager,
   Clock,
   ConflictError,
   pageOf,
@@ -15,7 +17,7 @@ import type { UpdateWorkOrderDto } from './dto/update-work-order.dto.js';
 import { WorkOrderResponse } from './dto/work-order.response.js';
 import { statusChange } from './work-order-status.js';
 import { API_INTAKE_CHANNEL } from './work-order.entity.js';
-import type { WorkOrderWrite } from './work-order.row.js';
+import type { WorkOrderState, WorkOrderWrite } from './work-order.row.js';
 import { WorkOrdersRepository } from './work-orders.repository.js';
 
 /** An update re-reads and re-decides when another one changed the row in between; this many tries at most. */
@@ -52,6 +54,13 @@ function createdValuesOf(
 
 @Injectable()
 export class WorkOrdersService implements ConditionalSource {
+  /**
+   * The state of the work orders a transaction has locked and read (`getLocked`, a PUT's `previousAttributes`), by
+   * the transaction: its update decides on that state instead of reading it again, and nothing can change it
+   * before the transaction ends. One round trip less per PUT.
+   */
+  private readonly locked = new WeakMap<EntityManager, Map<string, WorkOrderState>>();
+
   constructor(
     private readonly workOrders: WorkOrdersRepository,
     private readonly clock: Clock,
@@ -104,6 +113,12 @@ export class WorkOrdersService implements ConditionalSource {
   /** GET one's answer with the row locked (`FOR UPDATE OF w`), in one statement: a PUT's `previousAttributes`. */
   async getLocked(teamId: string, id: string): Promise<WorkOrderResponse | undefined> {
     const row = await this.workOrders.findOne(teamId, id, { lock: 'FOR UPDATE' });
+    const manager = ambientManager();
+    if (row && manager) {
+      const states = this.locked.get(manager) ?? new Map<string, WorkOrderState>();
+      states.set(row.id, { status: row.status, contractorId: row.contractorId });
+      this.locked.set(manager, states);
+    }
     return row && WorkOrderResponse.from(row);
   }
 
@@ -137,14 +152,26 @@ export class WorkOrdersService implements ConditionalSource {
     return WorkOrderResponse.from(row);
   }
 
+  /** The state `getLocked` read of this work order in the current transaction, if it did; used at most once. */
+  private takeLockedState(id: string): WorkOrderState | undefined {
+    const manager = ambientManager();
+    const states = manager && this.locked.get(manager);
+    const state = states?.get(id.toLowerCase());
+    states?.delete(id.toLowerCase());
+    return state;
+  }
+
   /**
    * Decides on the current status and contractor, then writes only if the row still has them (optimistic):
    * two round trips, and concurrent updates each see the previous one's result, as under a row lock.
    * `importedAt`: an import's row, whose `status` moves with no transition rules, `completed` resolved at that time.
    */
   async update(teamId: string, id: string, dto: UpdateWorkOrderDto, importedAt?: Date): Promise<WorkOrderResponse> {
+    let lockedState = this.takeLockedState(id);
     for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt++) {
-      const current = await this.workOrders.findState(teamId, id);
+      // Taken once: should the row not match it after all, the next attempt reads the row as it is.
+      const current = lockedState ?? (await this.workOrders.findState(teamId, id));
+      lockedState = undefined;
       if (!current) throw new RecordNotFoundError('Work order');
       const contractorIdAfter = dto.contractorId === undefined ? current.contractorId : dto.contractorId;
       const now = importedAt ?? new Date(this.clock.now());
