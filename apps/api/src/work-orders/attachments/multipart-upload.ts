@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { basename } from 'node:path';
-import { PassThrough, type Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import {
   BadRequestException,
   HttpException,
@@ -136,7 +136,7 @@ function storeFile(
     const hash = createHash('sha256');
     const head: Buffer[] = [];
     let size = 0;
-    let body: PassThrough | undefined;
+    let body: Readable | undefined;
     // Set once the part is refused or its storage failed: the rest of it is read and dropped.
     let failure: Error | undefined;
     // While `store` runs, a refusal waits for it to fail (and remove what it wrote) before it is answered.
@@ -163,12 +163,16 @@ function storeFile(
         );
         return;
       }
-      const stream = new PassThrough({ highWaterMark: STREAM_HWM });
-      body = stream;
-      stream.write(bytes);
-      stream.on('drain', () => {
-        if (!failure) file.resume();
+      // The part's own chunks, pushed as they come (no second stream to write them through): while the storage is
+      // behind, the part waits (`pause`), and reading on asks for more (`resume`).
+      const stream = new Readable({
+        highWaterMark: STREAM_HWM,
+        read: () => {
+          if (!failure) file.resume();
+        },
       });
+      body = stream;
+      stream.push(bytes);
       storing = true;
       store(stream).then(
         () => {
@@ -192,13 +196,13 @@ function storeFile(
       if (!body) {
         head.push(chunk);
         if (size >= SNIFF_BYTES) start();
-      } else if (!body.write(chunk)) file.pause();
+      } else if (!body.push(chunk)) file.pause();
     });
     file.on('limit', () => refuse(new PayloadTooLargeException('file must be at most 10 MiB')));
     file.on('end', () => {
       if (failure) return;
       if (!body) start();
-      body?.end();
+      body?.push(null);
     });
     file.on('error', (error: Error) => refuse(error));
   });

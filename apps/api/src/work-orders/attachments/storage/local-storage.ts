@@ -1,10 +1,13 @@
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, open as openFile } from 'node:fs';
 import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { dirname, join, resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { writeFileTo } from './file-chunks.js';
 import { ObjectStorage, type StoredObject } from './object-storage.js';
+
+const openDescriptor = promisify(openFile);
 
 /** Bytes queued for the disk before the writer asks its source to wait: several socket reads, written together. */
 const WRITE_HWM = 256 * 1024;
@@ -56,9 +59,10 @@ export class LocalStorage extends ObjectStorage {
   async put(key: string, body: Readable): Promise<void> {
     const path = this.pathOf(key);
     const partial = `${path}.partial`;
-    const handle = await this.create(partial);
+    const fd = await this.create(partial);
     try {
-      await pipeline(body, createWriteStream(partial, { fd: handle, highWaterMark: WRITE_HWM }));
+      // A plain descriptor, not a FileHandle: the stream's writes then take callbacks, not a promise each.
+      await pipeline(body, createWriteStream(partial, { fd, highWaterMark: WRITE_HWM }));
       await rename(partial, path);
     } catch (error) {
       await rm(partial, { force: true });
@@ -67,13 +71,13 @@ export class LocalStorage extends ObjectStorage {
   }
 
   /** A new file, open for writing; its folder is made only when missing (a team's first file), not per write. */
-  private async create(path: string): Promise<FileHandle> {
+  private async create(path: string): Promise<number> {
     try {
-      return await open(path, 'wx');
+      return await openDescriptor(path, 'wx');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
       await mkdir(dirname(path), { recursive: true });
-      return open(path, 'wx');
+      return openDescriptor(path, 'wx');
     }
   }
 
