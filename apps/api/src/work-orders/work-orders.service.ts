@@ -163,7 +163,8 @@ export class WorkOrdersService implements ConditionalSource {
 
   /**
    * Decides on the current status and contractor, then writes only if the row still has them (optimistic):
-   * two round trips, and concurrent updates each see the previous one's result, as under a row lock.
+   * two round trips, and concurrent updates each see the previous one's result, as under a row lock. One, when the
+   * transaction has locked and read the row already (a PUT, for its `previousAttributes`): it decides on that.
    * `importedAt`: an import's row, whose `status` moves with no transition rules, `completed` resolved at that time.
    */
   async update(teamId: string, id: string, dto: UpdateWorkOrderDto, importedAt?: Date): Promise<WorkOrderResponse> {
