@@ -185,12 +185,16 @@ async function loadTest(
     '',
   ].join('\n');
   process.stdout.write(summary);
-  const name = `bench-last${smoke ? '-smoke' : ''}${only ? '-partial' : ''}`;
-  writeFileSync(resolve(ROOT, '.data', `${name}.md`), summary);
-  writeFileSync(
-    resolve(ROOT, '.data', `${name}.json`),
-    JSON.stringify({ scale, seed, connections, warmup, duration, results, attachmentMemory: memory, imports }, null, 2),
+  const kind = `${smoke ? '-smoke' : ''}${only ? '-partial' : ''}`;
+  const json = JSON.stringify(
+    { scale, seed, connections, warmup, duration, results, attachmentMemory: memory, imports },
+    null,
+    2,
   );
+  writeFileSync(resolve(ROOT, '.data', `bench-last${kind}.md`), summary);
+  writeFileSync(resolve(ROOT, '.data', `bench-last${kind}.json`), json);
+  // Also kept per scale, so runs at two scales can be compared (`npm run bench:compare`, issue 27).
+  writeFileSync(resolve(ROOT, '.data', `bench-last-s${scale}${kind}.json`), json);
   const erroneous = results.filter(
     (result) =>
       hasErrors(result.service) ||

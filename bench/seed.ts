@@ -24,7 +24,9 @@ try {
   if (applied.length > 0) log(`applied migrations: ${applied.join(', ')}`);
   const manifest = await seedDatabase(database.url, { scale, seed, log });
   const path = writeManifest(database.label, manifest);
-  log(`done in ${((Date.now() - started) / 1000).toFixed(1)}s; keys in ${path}`);
+  // maxRSS is in KiB: the seeder's own peak (PostgreSQL's processes are not counted).
+  const peak = (process.resourceUsage().maxRSS / 1024).toFixed(0);
+  log(`done in ${((Date.now() - started) / 1000).toFixed(1)}s (seeder's peak RSS ${peak} MiB); keys in ${path}`);
   log(`big team ${manifest.bigTeam.teamId}: ${JSON.stringify(manifest.bigTeam.counts)}`);
 } finally {
   await database.stop();

@@ -6,6 +6,7 @@ import {
   type Row,
   generateTenants,
   generateUnits,
+  type UnitsStream,
 } from './people-and-places.js';
 import {
   AVAILABILITY,
@@ -27,16 +28,21 @@ export interface TeamSize {
   workOrders: number;
 }
 
+/** The tables a team's rows go to, in the order they must be stored (each row's references first). */
+export type TeamTable = 'units' | 'tenants' | 'tenant_units' | 'landlords' | 'contractors' | 'work_orders';
+
+/**
+ * One team: its rows table by table, made as they are read (a million work orders are never all in memory). Read
+ * `tables` in order, each to its end, once: a later table's rows draw on what an earlier one's recorded (the units'
+ * ids, who lives where).
+ */
 export interface TeamData {
   id: string;
   name: string;
   createdAt: string;
-  units: Row[];
-  tenants: Row[];
-  tenantUnits: Row[];
-  landlords: Row[];
-  contractors: Row[];
-  workOrders: Row[];
+  /** How many work orders `tables` holds, numbered 1 to this. */
+  workOrderCount: number;
+  tables: { table: TeamTable; rows: Iterable<Row> }[];
 }
 
 /** `count` times in [from, to), ascending. */
@@ -115,17 +121,18 @@ export const WORK_ORDER_COLUMNS = [
   'updated_at',
 ] as const;
 
-function generateWorkOrders(
+function* generateWorkOrders(
   rng: Rng,
   teamId: string,
   count: number,
-  unitIds: string[],
-  unitTimes: number[],
+  units: UnitsStream,
   linksByUnit: Map<string, { tenantId: string; at: number }[]>,
   contractorIds: string[],
-): Row[] {
+): Generator<Row> {
+  const { ids: unitIds, times: unitTimes } = units;
+  if (unitIds.length !== unitTimes.length) throw new Error('work orders drawn before every unit was read');
   const times = sortedTimes(rng, count, unitTimes[0] ?? HISTORY_START, HISTORY_END);
-  return times.map((createdAt, index) => {
+  for (const [index, createdAt] of times.entries()) {
     const unitIndex = rng.int(0, Math.max(0, countUpTo(unitTimes, createdAt) - 1));
     const unitId = unitIds[unitIndex];
     const residents = (linksByUnit.get(unitId) ?? []).filter((link) => link.at <= createdAt);
@@ -142,7 +149,7 @@ function generateWorkOrders(
     const resolvedAt = status === 'completed' ? Math.min(HISTORY_END, createdAt + rng.int(3_600_000, 21 * DAY)) : null;
     const touchedAt =
       resolvedAt ?? (status === 'reported' ? createdAt : Math.min(HISTORY_END, createdAt + rng.int(600_000, 5 * DAY)));
-    return [
+    yield [
       teamId,
       rng.uuid(),
       index + 1,
@@ -160,7 +167,7 @@ function generateWorkOrders(
       iso(createdAt),
       iso(touchedAt),
     ];
-  });
+  }
 }
 
 /** The big team works across the main cities; a small team has a home city or two. */
@@ -174,13 +181,12 @@ export function generateTeam(rng: Rng, name: string, size: TeamSize, big: boolea
   const regions = regionsFor(rng, big);
   const teamCreated = HISTORY_START - rng.int(1, 60) * DAY;
   const units = generateUnits(rng.fork('units'), id, size.units, regions);
-  const unitIds = units.rows.map((row) => row[1] as string);
+  // Two forks of one state: the tenants' rows and their links are two passes over the same draws.
   const { tenants, tenantUnits, linksByUnit } = generateTenants(
-    rng.fork('tenants'),
+    [rng.fork('tenants'), rng.fork('tenants')],
     id,
     size.tenants,
-    unitIds,
-    units.times,
+    units,
   );
   const landlords = generateLandlords(rng.fork('landlords'), id, size.landlords, regions);
   const contractors = generateContractors(rng.fork('contractors'), id, size.contractors, regions);
@@ -189,8 +195,7 @@ export function generateTeam(rng: Rng, name: string, size: TeamSize, big: boolea
     rng.fork('work-orders'),
     id,
     size.workOrders,
-    unitIds,
-    units.times,
+    units,
     linksByUnit,
     contractorIds,
   );
@@ -198,11 +203,14 @@ export function generateTeam(rng: Rng, name: string, size: TeamSize, big: boolea
     id,
     name,
     createdAt: iso(teamCreated),
-    units: units.rows,
-    tenants,
-    tenantUnits,
-    landlords,
-    contractors,
-    workOrders,
+    workOrderCount: size.workOrders,
+    tables: [
+      { table: 'units', rows: units.rows },
+      { table: 'tenants', rows: tenants },
+      { table: 'tenant_units', rows: tenantUnits },
+      { table: 'landlords', rows: landlords },
+      { table: 'contractors', rows: contractors },
+      { table: 'work_orders', rows: workOrders },
+    ],
   };
 }

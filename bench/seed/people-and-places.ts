@@ -48,77 +48,93 @@ function personName(rng: Rng): [string, string] {
   return [rng.pick(FIRST_NAMES), rng.pick(LAST_NAMES)];
 }
 
-/** units columns: team_id, id, address_line1, address_line2, city, county, country, postcode, area, full_address, created_at, updated_at. */
-export function generateUnits(
-  rng: Rng,
-  teamId: string,
-  count: number,
-  regions: Region[],
-): { rows: Row[]; times: number[] } {
+/** A team's units: their creation times (ascending) at once, their rows as they are read, which fill `ids` in order. */
+export interface UnitsStream {
+  times: number[];
+  /** The ids of the rows read so far: all of them once `rows` has been read to the end. */
+  ids: string[];
+  rows: Generator<Row>;
+}
+
+/**
+ * units columns: team_id, id, address_line1, address_line2, city, county, country, postcode, area, full_address,
+ * created_at, updated_at. Rows are made as they are read (one at a time, for COPY), with the same draws as ever.
+ */
+export function generateUnits(rng: Rng, teamId: string, count: number, regions: Region[]): UnitsStream {
   const times = Array.from(
     { length: count },
     () => HISTORY_START + Math.floor(rng.next() * (HISTORY_END - 45 * DAY - HISTORY_START)),
   );
   times.sort((a, b) => a - b);
-  const rows = times.map((createdAt) => {
-    const region = rng.pick(regions);
-    const road = `${rng.int(1, 240)} ${street(rng)}`;
-    const kind = rng.weighted([
-      ['house', 55],
-      ['flat', 35],
-      ['building', 10],
-    ] as const);
-    const line1 = kind === 'flat' ? `Flat ${rng.int(1, 24)}` : road;
-    const line2 = kind === 'flat' ? road : kind === 'building' ? rng.pick(BUILDING_NAMES) : null;
-    const area = rng.chance(0.6) ? rng.pick(region.areas) : null;
-    const county = region.county !== null && rng.chance(0.7) ? region.county : null;
-    const code = postcode(rng, region);
-    const country = 'United Kingdom';
-    const updatedAt = rng.chance(0.2) ? createdAt + rng.int(1, 300) * DAY : createdAt;
-    return [
-      teamId,
-      rng.uuid(),
-      line1,
-      line2,
-      region.city,
-      county,
-      country,
-      code,
-      area,
-      fullAddress([line1, line2, area, region.city, county, code, country]),
-      iso(createdAt),
-      iso(Math.min(updatedAt, HISTORY_END)),
-    ];
-  });
-  return { rows, times };
+  const ids: string[] = [];
+  function* rows(): Generator<Row> {
+    for (const createdAt of times) {
+      const region = rng.pick(regions);
+      const road = `${rng.int(1, 240)} ${street(rng)}`;
+      const kind = rng.weighted([
+        ['house', 55],
+        ['flat', 35],
+        ['building', 10],
+      ] as const);
+      const line1 = kind === 'flat' ? `Flat ${rng.int(1, 24)}` : road;
+      const line2 = kind === 'flat' ? road : kind === 'building' ? rng.pick(BUILDING_NAMES) : null;
+      const area = rng.chance(0.6) ? rng.pick(region.areas) : null;
+      const county = region.county !== null && rng.chance(0.7) ? region.county : null;
+      const code = postcode(rng, region);
+      const country = 'United Kingdom';
+      const updatedAt = rng.chance(0.2) ? createdAt + rng.int(1, 300) * DAY : createdAt;
+      const id = rng.uuid();
+      ids.push(id);
+      yield [
+        teamId,
+        id,
+        line1,
+        line2,
+        region.city,
+        county,
+        country,
+        code,
+        area,
+        fullAddress([line1, line2, area, region.city, county, code, country]),
+        iso(createdAt),
+        iso(Math.min(updatedAt, HISTORY_END)),
+      ];
+    }
+  }
+  return { times, ids, rows: rows() };
 }
 
 export interface TenantsAndLinks {
   /** tenants columns: team_id, id, first_name, last_name, email, phone_number, notes, created_at, updated_at. */
-  tenants: Row[];
-  /** tenant_units columns: team_id, id, tenant_id, unit_id, created_at. */
-  tenantUnits: Row[];
+  tenants: Generator<Row>;
+  /** tenant_units columns: team_id, id, tenant_id, unit_id, created_at. Fills `linksByUnit` as it is read. */
+  tenantUnits: Generator<Row>;
+  /** Who lives where from when: complete once `tenantUnits` has been read to the end. */
   linksByUnit: Map<string, { tenantId: string; at: number }[]>;
 }
 
-/** Most tenants live in one unit, some in two (a move, a second let); a few are not linked yet. */
-export function generateTenants(
+/** One tenant's row and the links that follow it, in the order of the generator's draws. */
+interface TenantDraw {
+  tenant: Row;
+  links: { link: Row; unitId: string; at: number }[];
+}
+
+/** Most tenants live in one unit (some in two: a move, a second let); a few are not linked yet. */
+function* drawTenants(
   rng: Rng,
   teamId: string,
   count: number,
   unitIds: string[],
   unitTimes: number[],
-): TenantsAndLinks {
-  const tenants: Row[] = [];
-  const tenantUnits: Row[] = [];
-  const linksByUnit = new Map<string, { tenantId: string; at: number }[]>();
+): Generator<TenantDraw> {
+  if (unitIds.length !== unitTimes.length) throw new Error('tenants drawn before every unit was read');
   for (let i = 0; i < count; i++) {
     const id = rng.uuid();
     const home = unitIds.length > 0 ? rng.int(0, unitIds.length - 1) : -1;
     const earliest = home >= 0 ? unitTimes[home] : HISTORY_START;
     const createdAt = earliest + Math.floor(rng.next() * (HISTORY_END - earliest));
     const [first, last] = personName(rng);
-    tenants.push([
+    const tenant = [
       teamId,
       id,
       first,
@@ -128,19 +144,46 @@ export function generateTenants(
       rng.chance(0.1) ? rng.pick(TENANT_NOTES) : null,
       iso(createdAt),
       iso(rng.chance(0.3) ? Math.min(HISTORY_END, createdAt + rng.int(1, 200) * DAY) : createdAt),
-    ]);
-    if (home < 0 || rng.chance(0.05)) continue;
-    const homes = rng.chance(0.1) ? [home, rng.int(0, unitIds.length - 1)] : [home];
-    for (const [position, unit] of [...new Set(homes)].entries()) {
-      const at = Math.max(createdAt, unitTimes[unit]) + position * rng.int(1, 90) * DAY;
-      if (at > HISTORY_END) continue;
-      tenantUnits.push([teamId, rng.uuid(), id, unitIds[unit], iso(at)]);
-      const links = linksByUnit.get(unitIds[unit]) ?? [];
-      links.push({ tenantId: id, at });
-      linksByUnit.set(unitIds[unit], links);
+    ];
+    const links: TenantDraw['links'] = [];
+    if (home >= 0 && !rng.chance(0.05)) {
+      const homes = rng.chance(0.1) ? [home, rng.int(0, unitIds.length - 1)] : [home];
+      for (const [position, unit] of [...new Set(homes)].entries()) {
+        const at = Math.max(createdAt, unitTimes[unit]) + position * rng.int(1, 90) * DAY;
+        if (at > HISTORY_END) continue;
+        links.push({ link: [teamId, rng.uuid(), id, unitIds[unit], iso(at)], unitId: unitIds[unit], at });
+      }
+    }
+    yield { tenant, links };
+  }
+}
+
+/**
+ * Tenants and their links to units, as two streams read one after the other (a link's tenant must be stored
+ * first): each draws the same sequence from its own copy of the generator (`rngs`, two forks of one state), so
+ * neither holds the other's rows. Both read `units.ids`, so they may only be read after the units.
+ */
+export function generateTenants(
+  rngs: readonly [Rng, Rng],
+  teamId: string,
+  count: number,
+  units: UnitsStream,
+): TenantsAndLinks {
+  const linksByUnit = new Map<string, { tenantId: string; at: number }[]>();
+  function* tenants(): Generator<Row> {
+    for (const { tenant } of drawTenants(rngs[0], teamId, count, units.ids, units.times)) yield tenant;
+  }
+  function* tenantUnits(): Generator<Row> {
+    for (const { links } of drawTenants(rngs[1], teamId, count, units.ids, units.times)) {
+      for (const { link, unitId, at } of links) {
+        const living = linksByUnit.get(unitId) ?? [];
+        living.push({ tenantId: link[2] as string, at });
+        linksByUnit.set(unitId, living);
+        yield link;
+      }
     }
   }
-  return { tenants, tenantUnits, linksByUnit };
+  return { tenants: tenants(), tenantUnits: tenantUnits(), linksByUnit };
 }
 
 function someAddress(rng: Rng, region: Region): string {
