@@ -1,6 +1,6 @@
 // The floor: the benchmark's endpoints with the service's semantics and JSON on plain node:http + pg, with no
 // framework. It is never shipped; it shows what the same work costs with nothing in between, and it is denied
-// nothing the service does: the same key cache (same invalidation), writes in one transaction with the event
+// nothing the service does: the same key cache (same invalidation), each write in one statement with the event
 // the service's outbox writes, Idempotency-Key answers stored as the service stores them, ETags on records.
 // Env: DATABASE_URL (required), PORT, RATE_LIMIT_PER_MINUTE, RATE_LIMIT_WRITES_PER_MINUTE, DB_POOL_SIZE,
 // FLOOR_UPLOAD_DIR (where the plain upload route writes; without it the route is not served).
