@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { hash, randomBytes, randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { HttpError } from './http.js';
 import type { Status, WorkOrderFilters, WorkOrderInput } from './validate.js';
@@ -289,7 +289,7 @@ export async function createWorkOrderOnce(
   input: WorkOrderInput & { title: string; unitId: string },
   actor: string,
 ): Promise<StoredAnswer> {
-  const fingerprint = createHash('sha256').update(canonicalJson(body)).digest('hex');
+  const fingerprint = hash('sha256', canonicalJson(body), 'hex');
   return inTransaction(pool, async (client) => {
     const claim = await named<{ taken: boolean }>(
       client,
@@ -333,7 +333,7 @@ export async function createWorkOrderOnce(
 
 /** The service's strong ETag: a hash of the exact bytes sent. */
 export function entityTagOf(json: string): string {
-  return `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"`;
+  return `"${hash('sha256', json, 'base64url').slice(0, 27)}"`;
 }
 
 const COLUMN_OF: Record<string, string> = {
