@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type pg from 'pg';
 import { HttpError } from './http.js';
@@ -32,8 +32,8 @@ export class Authenticator {
     const token = BEARER.exec(header)?.[1];
     if (!token) throw new HttpError(401, 'Malformed Authorization header: expected Bearer <key>');
     if (API_KEY_PATTERN.test(token)) {
-      const hash = createHash('sha256').update(token).digest('hex');
-      const cached = await this.cache.get(hash);
+      const keyHash = hash('sha256', token, 'hex');
+      const cached = await this.cache.get(keyHash);
       if (cached) {
         this.touch(cached.apiKeyId);
         return cached;
@@ -41,12 +41,12 @@ export class Authenticator {
       const { rows } = await named<{ team_id: string; id: string }>(
         this.pool,
         'SELECT team_id, id FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
-        [hash],
+        [keyHash],
       );
       if (rows[0]) {
         this.touch(rows[0].id);
         const caller = { teamId: rows[0].team_id, apiKeyId: rows[0].id };
-        this.cache.set(hash, caller);
+        this.cache.set(keyHash, caller);
         return caller;
       }
     }

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { hash, randomBytes, randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { HttpError } from './http.js';
 import type { Status, WorkOrderFilters, WorkOrderInput } from './validate.js';
@@ -358,7 +358,7 @@ export async function createWorkOrderOnce(
   input: WorkOrderInput & { title: string; unitId: string },
   actor: string,
 ): Promise<StoredAnswer> {
-  const fingerprint = createHash('sha256').update(canonicalJson(body)).digest('hex');
+  const fingerprint = hash('sha256', canonicalJson(body), 'hex');
   for (let attempt = 0; attempt < 3; attempt++) {
     const answer = await inTransaction(pool, async (client): Promise<StoredAnswer | undefined> => {
       const claim = await named<{
@@ -407,7 +407,7 @@ class RaceLost extends Error {}
 
 /** The service's strong ETag: a hash of the exact bytes sent. */
 export function entityTagOf(json: string): string {
-  return `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"`;
+  return `"${hash('sha256', json, 'base64url').slice(0, 27)}"`;
 }
 
 const COLUMN_OF: Record<string, string> = {

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { TEST_KEY_PREFIX } from '@app/common';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -18,6 +18,7 @@ export function generateApiKey(test = false): string {
   return `${test ? TEST_KEY_PREFIX : 'ppk_'}${secret}`;
 }
 
+/** Its SHA-256 in hex (`hash`, Node's one-shot digest: no Hash object per request, as `createHash` makes). */
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  return hash('sha256', key, 'hex');
 }

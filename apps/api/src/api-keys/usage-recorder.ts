@@ -22,6 +22,7 @@ const CLEANUP_EVERY_MS = 10 * 60_000;
 const MAX_COUNTERS = 20_000;
 const MAX_RECENT = 5_000;
 const MAX_PATH_LENGTH = 200;
+const DAY_MS = 86_400_000;
 
 interface Counter {
   teamId: string;
@@ -54,6 +55,9 @@ export class UsageRecorder implements RequestUsage, BeforeApplicationShutdown, O
   private flushing?: Promise<void>;
   private flushTimer?: NodeJS.Timeout;
   private cleanupTimer?: NodeJS.Timeout;
+  /** The day `record` last dated a request with, and when it began (`dayOf`). */
+  private day = '';
+  private dayStart = Number.NaN;
   /** Requests not recorded because a bound was reached (diagnostics). */
   dropped = 0;
 
@@ -83,7 +87,7 @@ export class UsageRecorder implements RequestUsage, BeforeApplicationShutdown, O
   /** One answered request (no body, key or query string is kept: only the path). */
   record(caller: Caller, method: string, path: string, status: number, durationMs: number): void {
     const at = this.clock.now();
-    const day = new Date(at).toISOString().slice(0, 10);
+    const day = this.dayOf(at);
     const statusClass = statusClassOf(status);
     const id = `${caller.apiKeyId}|${day}|${statusClass}`;
     const counter = this.counters.get(id);
@@ -116,6 +120,18 @@ export class UsageRecorder implements RequestUsage, BeforeApplicationShutdown, O
       this.lastUsedQueued.set(caller.apiKeyId, at);
       this.lastUsed.set(caller.apiKeyId, { teamId: caller.teamId, at });
     }
+  }
+
+  /**
+   * The UTC day of `at` (`YYYY-MM-DD`), made once for the day it falls in rather than with a Date and a string for
+   * every request; any time outside that day (the next day, a clock moved back) makes it again.
+   */
+  private dayOf(at: number): string {
+    if (!(at >= this.dayStart && at < this.dayStart + DAY_MS)) {
+      this.day = new Date(at).toISOString().slice(0, 10);
+      this.dayStart = Math.floor(at / DAY_MS) * DAY_MS;
+    }
+    return this.day;
   }
 
   /** Writes what was gathered (three statements at most); concurrent calls share one flush. */

@@ -3,10 +3,10 @@ import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swag
 import express from 'express';
 import {
   API_KEY_SCHEME,
+  ApiInputPipe,
   apiResponseHeaders,
   AppConfig,
   bodyParserErrors,
-  createValidationPipe,
   documentApiResponseHeaders,
   finishDocument,
   jsonBodyParser,
@@ -17,7 +17,6 @@ import {
   RequestGate,
   securityHeaders,
   type AuthenticatedRequest,
-  TrimStringsPipe,
   type Logger,
 } from '@app/common';
 import { ResourceCsvs } from '../exports/index.js';
@@ -104,7 +103,8 @@ export function configureApp(app: NestExpressApplication, config: AppConfig, log
   app.setGlobalPrefix(API_PREFIX, {
     exclude: [...HEALTH_PATHS, METRICS_PATH, DASHBOARD_PATH, `${DASHBOARD_PATH}/*path`, FAVICON_PATH],
   });
-  app.useGlobalPipes(new TrimStringsPipe(), createValidationPipe());
+  // Strings trimmed, then validated (ApiInputPipe: TrimStringsPipe and createValidationPipe as one pipe).
+  app.useGlobalPipes(new ApiInputPipe());
 
   // The lists' `text/csv` answers are documented, and every resource's CSV columns derived, from this document.
   const document = app.get(ResourceCsvs).useDocument(

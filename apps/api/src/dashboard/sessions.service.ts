@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { createHmac, hash, randomBytes } from 'node:crypto';
 import { AppConfig, Clock } from '@app/common';
 import { type Account } from './accounts/index.js';
 import { SessionsRepository } from './sessions.repository.js';
@@ -27,7 +27,7 @@ export interface Session {
   csrfToken: string;
 }
 
-const hashOf = (sessionId: string): string => createHash('sha256').update(sessionId).digest('hex');
+const hashOf = (sessionId: string): string => hash('sha256', sessionId, 'hex');
 
 /**
  * The form token of a session in a mode: its stored token when live, a token derived from it in test mode. A page

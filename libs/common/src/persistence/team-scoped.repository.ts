@@ -8,6 +8,7 @@ import {
   teamDelete,
   teamInsert,
   teamSelect,
+  teamSelectSql,
   teamUpdate,
   type TeamDelete,
   type TeamSelect,
@@ -49,6 +50,8 @@ export abstract class TeamScopedTable<TRow extends { id: string }> {
   /** Reads of a changed list under way, by the list and the version its probe found: one read serves them all. */
   private readonly reading = new Map<string, Promise<[TRow[], number]>>();
   private readonly remembers: boolean;
+  /** `findOne`'s statement by lock mode (`findOneSql`). */
+  private readonly findOneTexts = new Map<string | undefined, string>();
 
   protected constructor(
     /** The manager used outside a request's transaction (the data source's). */
@@ -113,20 +116,27 @@ export abstract class TeamScopedTable<TRow extends { id: string }> {
     id: string,
     options: { manager?: EntityManager; lock?: string } = {},
   ): Promise<TRow | undefined> {
-    const { table, columns, joins = '' } = this.shape;
-    const a = this.alias;
-    const lock = options.lock ? `${options.lock} OF ${a}` : undefined;
-    const from = `${table} ${a}`;
-    const rows = await this.select<TRow>(
-      teamId,
-      { from, columns, joins, where: `${a}.id = $2`, lock },
-      [id],
-      options.manager,
-      {
-        prepared: true,
-      },
-    );
+    const rows = await runTeamSql<TRow>(this.managerOf(options.manager), teamId, this.findOneSql(options.lock), [id], {
+      prepared: true,
+    });
     return rows[0];
+  }
+
+  /**
+   * `findOne`'s statement (`teamSelect`'s text), built once per lock: the same string object every time, so the
+   * named statement's lookup by text (`NamedStatements`) hashes and compares it once, not a new ~1 KB text on every
+   * read (a new string has no hash yet, and equal texts are compared character by character).
+   */
+  private findOneSql(lockMode: string | undefined): string {
+    let text = this.findOneTexts.get(lockMode);
+    if (text === undefined) {
+      const { table, columns, joins = '' } = this.shape;
+      const a = this.alias;
+      const lock = lockMode ? `${lockMode} OF ${a}` : undefined;
+      text = teamSelectSql({ from: `${table} ${a}`, columns, joins, where: `${a}.id = $2`, lock });
+      this.findOneTexts.set(lockMode, text);
+    }
+    return text;
   }
 
   /**

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, hash as digestOf } from 'node:crypto';
 import type { Request } from 'express';
 
 /** Bodies a route reads itself, as a stream (a file, an import's rows): never parsed as JSON before the route. */
@@ -38,7 +38,7 @@ function streamsItsBody(request: Request): boolean {
  * has none (undefined): it cannot be told from another.
  */
 export async function bodyFingerprint(request: Request): Promise<string | undefined> {
-  if (!streamsItsBody(request)) return createHash('sha256').update(canonicalJson(request.body)).digest('hex');
+  if (!streamsItsBody(request)) return digestOf('sha256', canonicalJson(request.body), 'hex');
   const digest = digests.get(request);
   if (digest !== undefined) return digest;
   if (request.readableDidRead || request.readableFlowing || request.readableEnded) return undefined;

@@ -1,6 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
+import { PerRoute } from '../http/route-metadata.js';
 import { CONDITIONAL_RESOURCE, type ConditionalResourceOptions } from './conditional-resource.js';
 import { ENTITY_TAG_LOCAL } from './safe-writes.interceptor.js';
 
@@ -18,16 +19,21 @@ export const EntityTagged = (): MethodDecorator => SetMetadata(ENTITY_TAGGED, tr
  */
 @Injectable()
 export class EntityTagGuard implements CanActivate {
+  /** Per route: the fields its ETag leaves out, or undefined when it is not `EntityTagged()`. */
+  private readonly untaggedFields = new PerRoute((context): readonly string[] | undefined => {
+    if (!this.reflector.get<boolean | undefined>(ENTITY_TAGGED, context.getHandler())) return undefined;
+    const resource = this.reflector.get<ConditionalResourceOptions | undefined>(
+      CONDITIONAL_RESOURCE,
+      context.getClass(),
+    );
+    return resource?.untaggedFields ?? [];
+  });
+
   constructor(private readonly reflector: Reflector) {}
 
   canActivate(context: ExecutionContext): true {
-    if (this.reflector.get<boolean | undefined>(ENTITY_TAGGED, context.getHandler())) {
-      const resource = this.reflector.get<ConditionalResourceOptions | undefined>(
-        CONDITIONAL_RESOURCE,
-        context.getClass(),
-      );
-      context.switchToHttp().getResponse<Response>().locals[ENTITY_TAG_LOCAL] = resource?.untaggedFields ?? [];
-    }
+    const untaggedFields = this.untaggedFields.of(context);
+    if (untaggedFields) context.switchToHttp().getResponse<Response>().locals[ENTITY_TAG_LOCAL] = untaggedFields;
     return true;
   }
 }

@@ -5,6 +5,7 @@ import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import type { AuthenticatedRequest } from '../auth/caller.js';
 import { IS_PUBLIC } from '../auth/public.decorator.js';
+import { PerRoute } from '../http/route-metadata.js';
 import { unknownQueryParameter } from './validation-errors.js';
 
 /**
@@ -17,6 +18,10 @@ import { unknownQueryParameter } from './validation-errors.js';
 export class DeclaredQueryGuard implements CanActivate {
   /** Whether each handler takes a `@Query()` argument: read once per handler from Nest's route metadata. */
   private readonly takesQuery = new WeakMap<object, boolean>();
+  /** Per route: whether it is `@Public()`. */
+  private readonly isPublic = new PerRoute((context) =>
+    Boolean(this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])),
+  );
 
   constructor(private readonly reflector: Reflector) {}
 
@@ -24,7 +29,7 @@ export class DeclaredQueryGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest & Request>();
     if (!request.caller) return true;
     // A public route (health, the document) called with a key anyway is still a public route.
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) return true;
+    if (this.isPublic.of(context)) return true;
     const names = Object.keys(request.query);
     if (names.length === 0 || this.declaresQuery(context)) return true;
     throw new BadRequestException(names.map(unknownQueryParameter).join('; '));
