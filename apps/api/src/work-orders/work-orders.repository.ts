@@ -63,7 +63,17 @@ function columnsOf(values: WorkOrderWrite): [columns: string[], values: unknown[
 @Injectable()
 export class WorkOrdersRepository extends TeamScopedRepository<WorkOrder, WorkOrderRow> {
   constructor(@InjectRepository(WorkOrder) repository: Repository<WorkOrder>) {
-    super(repository, 'w', { table: 'work_orders', record: 'work order', columns: COLUMNS, joins: JOINS });
+    super(repository, 'w', {
+      table: 'work_orders',
+      record: 'work order',
+      columns: COLUMNS,
+      joins: JOINS,
+      // A search's total carried over new work orders (the counts table's sum is the team's number of rows).
+      carriedTotals: {
+        created: 'work_order.created',
+        size: 'SELECT coalesce(sum(c.count), 0) FROM work_order_counts c WHERE c.team_id = $1',
+      },
+    });
   }
 
   list(teamId: string, query: ListWorkOrdersQuery): Promise<[WorkOrderRow[], number]> {

@@ -14,6 +14,14 @@ export interface RowShape {
   joins?: string;
   /** The record's name in words, lowercase (`invoice line`), for messages such as a duplicate `externalRef`'s. */
   record?: string;
+  /**
+   * How a list's remembered exact total is carried forward when the team's only changes since it was counted are new
+   * rows of this table, instead of counting every match again (docs/performance.md, "Search under writes"):
+   * `created`, the type of the event each new row's write records (`<record>.created`); `size`, SQL for the
+   * team's number of rows, cheap (a counts table kept by a trigger) and against `team_id = $1`. Without it, any change
+   * counts again.
+   */
+  carriedTotals?: { created: string; size: string };
 }
 
 /** Narrows a list: `where` is ANDed after `team_id = $1`, its parameters are `$2`…, in `params` order. */

@@ -28,10 +28,21 @@ export interface TeamOwned extends ObjectLiteral {
 const TOTAL = '__total';
 /** The team's change version the statement saw, carried beside it. */
 const VERSION = '__version';
+/** The team's number of rows beside the total (`carriedTotals`), carried beside it. */
+const SIZE = '__size';
 /** True when the page was not read because the remembered one holds. */
 const PAGE_KNOWN = '__pageKnown';
 /** A batch's order key, carried beside each row (`batchRows`). */
 const BATCH_KEY = '__batchKey';
+
+/** A list's exact total, with the team's number of rows it was counted among (`carriedTotals`; else null). */
+interface RememberedTotal {
+  total: number;
+  size: number | null;
+}
+
+/** A remembered total is carried over at most this many new rows; more, and the matches are counted again. */
+const MAX_CARRIED_ROWS = 1000;
 
 /** How many filters' totals, and how many rows of pages, each resource remembers (a few MiB at most). */
 const REMEMBERED_TOTALS = 4096;
@@ -45,7 +56,7 @@ const REMEMBERED_PAGE_ROWS = 5000;
  */
 export abstract class TeamScopedTable<TRow extends { id: string }> {
   /** Exact totals of this table's lists, and pages of them, by team, request and the team's change version. */
-  private readonly totals = new RememberedByVersion<number>(REMEMBERED_TOTALS);
+  private readonly totals = new RememberedByVersion<RememberedTotal>(REMEMBERED_TOTALS);
   private readonly pages = new RememberedByVersion<TRow[]>(REMEMBERED_PAGE_ROWS, (rows) => rows.length);
   /** Reads of a changed list under way, by the list and the version its probe found: one read serves them all. */
   private readonly reading = new Map<string, Promise<[TRow[], number]>>();
@@ -160,6 +171,8 @@ export abstract class TeamScopedTable<TRow extends { id: string }> {
     const where = conditions.join(' AND ');
     const order = filter.order ?? orderBy(a, paging.sort);
     const count = filter.total ?? `SELECT count(*) AS total FROM ${table} ${a} WHERE ${where}`;
+    // A total from a counts table is cheap already; a count of matches is carried forward over new rows.
+    const carried = filter.total === undefined ? this.shape.carriedTotals : undefined;
     const filterKey = ambientManager() || !this.remembers ? undefined : `${teamId} ${where} ${JSON.stringify(params)}`;
     const pageKey = filterKey && `${filterKey} ${order} ${paging.pageSize} ${paging.page}`;
     const knownTotal = filterKey === undefined ? undefined : this.totals.get(filterKey);
@@ -175,7 +188,7 @@ export abstract class TeamScopedTable<TRow extends { id: string }> {
         [],
         { prepared: true },
       );
-      if (current?.v === knownPage.version) return [knownPage.value, knownTotal.value];
+      if (current?.v === knownPage.version) return [knownPage.value, knownTotal.value.total];
       // The team changed. Requests that found the same new version share one read of it (one count, not one each:
       // after a write, every reader of a busy list arrives at once). Same version, same records: the same answer.
       const flight = current?.v ? `${pageKey} @${current.v}` : undefined;
@@ -186,6 +199,7 @@ export abstract class TeamScopedTable<TRow extends { id: string }> {
         params,
         order,
         count,
+        carried,
         filterKey,
         pageKey,
         knownTotal,
@@ -198,7 +212,8 @@ export abstract class TeamScopedTable<TRow extends { id: string }> {
       }
       return read;
     }
-    return this.readPage(teamId, paging, { where, params, order, count, filterKey, pageKey, knownTotal, knownPage });
+    const list = { where, params, order, count, carried, filterKey, pageKey, knownTotal, knownPage };
+    return this.readPage(teamId, paging, list);
   }
 
   /** `pageRows` past its remembered answer: the page and total in one statement, each run only if not known. */
@@ -210,15 +225,16 @@ export abstract class TeamScopedTable<TRow extends { id: string }> {
       params: unknown[];
       order: string;
       count: string;
+      carried?: RowShape['carriedTotals'];
       filterKey?: string;
       pageKey?: string;
-      knownTotal?: { version: string; value: number };
+      knownTotal?: { version: string; value: RememberedTotal };
       knownPage?: { version: string; value: TRow[] };
     },
   ): Promise<[TRow[], number]> {
     const { table, columns, joins = '' } = this.shape;
     const a = this.alias;
-    const { where, order, count, filterKey, pageKey, knownTotal, knownPage } = list;
+    const { where, order, count, carried, filterKey, pageKey, knownTotal, knownPage } = list;
     const params = [...list.params];
     const n =
       params.push(
@@ -227,17 +243,44 @@ export abstract class TeamScopedTable<TRow extends { id: string }> {
         knownTotal?.version ?? null,
         knownPage?.version ?? null,
       ) - 2; // $n is the first of the four (the team is $1, params[i] is $(i + 2))
+    let totalSql = `CASE WHEN v = $${n + 2}::text THEN NULL ELSE (${count}) END`;
+    let size = 'NULL::bigint';
+    if (carried) {
+      size = `(${carried.size})`;
+      const base = knownTotal?.value.size == null ? undefined : knownTotal;
+      if (base) {
+        // The remembered total's team had `size` rows at `last_seq` s0. Now, in the same snapshot as the page: when
+        // every event since s0 is the creation of one of this table's rows (no gap: as many events as numbers) and
+        // the team has exactly that many rows more, nothing but those new rows changed, and the total is the old one
+        // plus the new rows that match. Anything else (an update, a delete, a reset that records no event) counts
+        // again. Events are read by the team's primary key (team_id, seq); the new rows by id.
+        const k = params.push(Number(base.version.split('.')[0]), base.value.size, base.value.total, carried.created);
+        const [s0, size0, total0, created] = [k - 2, k - 1, k, k + 1].map((i) => `$${i}`);
+        const seq = `split_part(v, '.', 1)::bigint`;
+        const since = `FROM events e WHERE e.team_id = $1 AND e.seq > ${s0}::bigint AND e.seq <= ${seq}`;
+        totalSql = `CASE WHEN v = $${n + 2}::text THEN NULL
+          WHEN ${seq} - ${s0}::bigint BETWEEN 1 AND ${MAX_CARRIED_ROWS}
+           AND (SELECT count(*) = ${seq} - ${s0}::bigint AND bool_and(e.type = ${created}::text) ${since})
+           AND ${size} = ${size0}::bigint + (${seq} - ${s0}::bigint)
+          THEN ${total0}::bigint + (SELECT count(*) FROM ${table} ${a} WHERE ${where} AND ${a}.id IN (
+            SELECT (e.body::json #>> '{data,object,id}')::uuid ${since}))
+          ELSE (${count}) END`;
+      }
+    }
     // Built here with the root table's `team_id = $1` first among `conditions`, and the version read by the team.
-    const rows = await runTeamSql<TRow & { [TOTAL]: string | null; [VERSION]: string | null; [PAGE_KNOWN]: boolean }>(
+    const rows = await runTeamSql<
+      TRow & { [TOTAL]: string | null; [SIZE]: string | null; [VERSION]: string | null; [PAGE_KNOWN]: boolean }
+    >(
       this.managerOf(),
       teamId,
       `WITH version AS (SELECT (${TEAM_VERSION_SQL}) AS v),
-       total AS (SELECT v AS version, CASE WHEN v = $${n + 2}::text THEN NULL ELSE (${count}) END AS total,
+       total AS (SELECT v AS version, ${totalSql} AS total, ${size} AS size,
                         coalesce(v = $${n + 3}::text, false) AS page_known FROM version),
        page AS (SELECT ${a}.* FROM ${table} ${a}
                 WHERE NOT coalesce((SELECT v FROM version) = $${n + 3}::text, false) AND ${where}
                 ORDER BY ${order} LIMIT $${n} OFFSET $${n + 1})
-       SELECT total.version AS "${VERSION}", total.total AS "${TOTAL}", total.page_known AS "${PAGE_KNOWN}", ${columns}
+       SELECT total.version AS "${VERSION}", total.total AS "${TOTAL}", total.size AS "${SIZE}",
+              total.page_known AS "${PAGE_KNOWN}", ${columns}
        FROM total LEFT JOIN ${joins ? `(page ${a} ${joins})` : `page ${a}`} ON true
        ORDER BY ${order}`,
       params,
@@ -245,9 +288,9 @@ export abstract class TeamScopedTable<TRow extends { id: string }> {
     const [first] = rows;
     const version = first[VERSION];
     // The total is NULL only when the version is the remembered one (the count was not run); so for the page.
-    const total = first[TOTAL] === null && knownTotal ? knownTotal.value : Number(first[TOTAL] ?? 0);
+    const total = first[TOTAL] === null && knownTotal ? knownTotal.value.total : Number(first[TOTAL] ?? 0);
     if (filterKey !== undefined && version !== null && first[TOTAL] !== null) {
-      this.totals.remember(filterKey, version, total);
+      this.totals.remember(filterKey, version, { total, size: first[SIZE] === null ? null : Number(first[SIZE]) });
     }
     if (first[PAGE_KNOWN] && knownPage) return [knownPage.value, total];
     // An empty page is one row of nulls beside the total (the LEFT JOIN keeps the total).
