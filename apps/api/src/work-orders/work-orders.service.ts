@@ -55,9 +55,10 @@ function createdValuesOf(
 @Injectable()
 export class WorkOrdersService implements ConditionalSource {
   /**
-   * The state of the work orders a transaction has locked and read (`getLocked`, a PUT's `previousAttributes`), by
-   * the transaction: its update decides on that state instead of reading it again, and nothing can change it
-   * before the transaction ends. One round trip less per PUT.
+   * The state of the work orders a transaction has locked and read (`getLocked`: a PUT's `previousAttributes`, an
+   * `If-Match` check), by the transaction: its next update decides on that state instead of reading it again (one
+   * round trip less per PUT). Safe even if the state no longer holds (the transaction's own write, a savepoint rolled
+   * back with its lock): the update applies only while the row still has it (`updateIf`), else it reads again.
    */
   private readonly locked = new WeakMap<EntityManager, Map<string, WorkOrderState>>();
 

@@ -17,9 +17,10 @@ export interface RowShape {
   /**
    * How a list's remembered exact total is carried forward when the team's only changes since it was counted are new
    * rows of this table, instead of counting every match again (docs/performance.md, "Search under writes"):
-   * `created`, the type of the event each new row's write records (`<record>.created`); `size`, SQL for the
-   * team's number of rows, cheap (a counts table kept by a trigger) and against `team_id = $1`. Without it, any change
-   * counts again.
+   * `created`, the event type each new row's write records (the record's `.created`); `size`, SQL for the team's
+   * number of rows, cheap (a counts table kept by a trigger) and against `team_id = $1`. Without it, any change counts
+   * again. Only for a table whose lists filter on its own columns alone (no other table, no clock), whose every
+   * `created` event comes with exactly one new row, that row's id in the event's `data.object.id`.
    */
   carriedTotals?: { created: string; size: string };
 }

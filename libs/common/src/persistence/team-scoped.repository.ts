@@ -28,7 +28,7 @@ export interface TeamOwned extends ObjectLiteral {
 const TOTAL = '__total';
 /** The team's change version the statement saw, carried beside it. */
 const VERSION = '__version';
-/** The team's number of rows beside the total (`carriedTotals`), carried beside it. */
+/** The team's number of rows when the total was counted (`carriedTotals`), returned with it. */
 const SIZE = '__size';
 /** True when the page was not read because the remembered one holds. */
 const PAGE_KNOWN = '__pageKnown';
@@ -252,8 +252,10 @@ export abstract class TeamScopedTable<TRow extends { id: string }> {
         // The remembered total's team had `size` rows at `last_seq` s0. Now, in the same snapshot as the page: when
         // every event since s0 is the creation of one of this table's rows (no gap: as many events as numbers) and
         // the team has exactly that many rows more, nothing but those new rows changed, and the total is the old one
-        // plus the new rows that match. Anything else (an update, a delete, a reset that records no event) counts
-        // again. Events are read by the team's primary key (team_id, seq); the new rows by id.
+        // plus the new rows that match. Anything else counts again: an event of another type (an update, a delete,
+        // any other record's change), or a row count that disagrees (rows deleted with no event, as a sandbox reset
+        // does, and nothing but creates after it). Events are read by the team's primary key (team_id, seq); the new
+        // rows by id.
         const k = params.push(Number(base.version.split('.')[0]), base.value.size, base.value.total, carried.created);
         const [s0, size0, total0, created] = [k - 2, k - 1, k, k + 1].map((i) => `$${i}`);
         const seq = `split_part(v, '.', 1)::bigint`;
