@@ -13,7 +13,7 @@ import { PerRoute } from '../http/route-metadata.js';
 import { isWriteMethod } from '../rate-limit/rate-limits.js';
 import { CallerLookup } from './caller-lookup.js';
 import type { AuthenticatedRequest, Caller } from './caller.js';
-import { IS_PUBLIC } from './public.decorator.js';
+import { publicRoutes } from './public.decorator.js';
 import { TEST_KEYS_ONLY } from './test-keys-only.decorator.js';
 
 export const READ_ONLY_KEY = 'This API key is read-only';
@@ -44,9 +44,7 @@ function unauthorized(
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
   /** Per route: whether it is `@Public()`, and the refusal of a `@TestKeysOnly()` route to a live key. */
-  private readonly isPublic = new PerRoute((context) =>
-    Boolean(this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])),
-  );
+  private readonly isPublic = publicRoutes(this.reflector);
   private readonly testKeysOnly = new PerRoute((context) =>
     this.reflector.getAllAndOverride<string | undefined>(TEST_KEYS_ONLY, [context.getHandler(), context.getClass()]),
   );

@@ -4,8 +4,7 @@ import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum.js';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import type { AuthenticatedRequest } from '../auth/caller.js';
-import { IS_PUBLIC } from '../auth/public.decorator.js';
-import { PerRoute } from '../http/route-metadata.js';
+import { publicRoutes } from '../auth/public.decorator.js';
 import { unknownQueryParameter } from './validation-errors.js';
 
 /**
@@ -19,9 +18,7 @@ export class DeclaredQueryGuard implements CanActivate {
   /** Whether each handler takes a `@Query()` argument: read once per handler from Nest's route metadata. */
   private readonly takesQuery = new WeakMap<object, boolean>();
   /** Per route: whether it is `@Public()`. */
-  private readonly isPublic = new PerRoute((context) =>
-    Boolean(this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])),
-  );
+  private readonly isPublic = publicRoutes(this.reflector);
 
   constructor(private readonly reflector: Reflector) {}
 
