@@ -1,7 +1,7 @@
 // `npm run bench:compare -- .data/bench-last-s1.json .data/bench-last-s10.json`: issue 27's growth targets between
 // two runs at different scales. See docs/benchmark.md, "Scale 10".
 import { readFileSync } from 'node:fs';
-import type { ScenarioResult } from './report.js';
+import { markdownTable, ms, type ScenarioResult } from './report.js';
 import { SCENARIOS } from './scenarios.js';
 
 /** The part of a run's `.data/bench-last*.json` read here. */
@@ -36,7 +36,6 @@ for (const key of ['seed', 'connections', 'warmup', 'duration'] as const) {
   }
 }
 
-const ms = (value: number): string => (Number.isFinite(value) ? value.toFixed(1) : '–');
 const header = [
   'scenario',
   `p95 ms, scale ${small.scale}`,
@@ -67,18 +66,11 @@ if (rows.length === 0) {
   process.stderr.write('[compare] no scenario is in both runs\n');
   process.exit(2);
 }
-const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i].length)));
-const numeric = (i: number): boolean => i >= 1 && i <= 3;
-const line = (cells: string[]): string =>
-  `| ${cells.map((cell, i) => (numeric(i) ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join(' | ')} |`;
-const rule = `|${widths.map((width, i) => (numeric(i) ? `${'-'.repeat(width + 1)}:` : '-'.repeat(width + 2))).join('|')}|`;
 process.stdout.write(
   [
     `The service's p95, scale ${large.scale} against scale ${small.scale} (issue 27's growth targets):`,
     '',
-    line(header),
-    rule,
-    ...rows.map(line),
+    markdownTable(header, rows, (i) => i >= 1 && i <= 3),
     '',
     missed === 0 ? 'Every target met.' : `${missed} target${missed === 1 ? '' : 's'} missed.`,
     '',

@@ -8,7 +8,7 @@ export interface ScenarioResult {
   baseline?: LoadResult;
 }
 
-const ms = (value: number): string => (Number.isFinite(value) ? value.toFixed(1) : '–');
+export const ms = (value: number): string => (Number.isFinite(value) ? value.toFixed(1) : '–');
 const mib = (value: number | undefined): string => (value === undefined ? '–' : value.toFixed(0));
 const rate = (value: number): string => value.toFixed(0);
 
@@ -64,9 +64,14 @@ export function renderTable(results: ScenarioResult[]): string {
       ]);
     }
   }
+  return markdownTable(header, rows, (i) => i >= 2 && i !== 8);
+}
+
+/** A Markdown table with its columns padded to one width; `numeric` columns are right-aligned. */
+export function markdownTable(header: string[], rows: string[][], numeric: (column: number) => boolean): string {
   const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i].length)));
   const line = (cells: string[]): string =>
-    `| ${cells.map((cell, i) => (i >= 2 && i !== 8 ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join(' | ')} |`;
-  const rule = `|${widths.map((width, i) => (i >= 2 && i !== 8 ? `${'-'.repeat(width + 1)}:` : '-'.repeat(width + 2))).join('|')}|`;
+    `| ${cells.map((cell, i) => (numeric(i) ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join(' | ')} |`;
+  const rule = `|${widths.map((width, i) => (numeric(i) ? `${'-'.repeat(width + 1)}:` : '-'.repeat(width + 2))).join('|')}|`;
   return [line(header), rule, ...rows.map(line)].join('\n');
 }
