@@ -61,6 +61,7 @@ const BARE_QUERIES = [
   'apps/api/src/webhooks/webhook-dispatcher.ts',
   'libs/common/src/persistence/bulk-writes.ts',
   'libs/common/src/persistence/named-statements.ts',
+  'libs/common/src/persistence/pipelined-transactions.ts',
   'libs/common/src/persistence/server-settings.ts',
   'libs/common/src/persistence/transactions.ts',
   'libs/common/src/persistence/unscoped-statements.ts',

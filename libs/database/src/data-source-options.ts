@@ -27,6 +27,10 @@ export function dataSourceOptions(url: string, tuning: DatabaseTuning = defaultT
     // Dates are formatted by the API itself; `pg` returns timestamptz as Date.
     extra: {
       max: tuning.poolSize,
+      // `pg`'s pipeline mode: a query is written without waiting for the answer to the one before it. A request's
+      // transaction sends its BEGIN with its first statement and its COMMIT with its last, in one round trip each
+      // (`beginPipelined`, `commitBehind`; docs/performance.md, "Round trips per write").
+      pipeline: true,
       // A startup parameter, set once per connection: PgBouncer refuses it ("unsupported startup parameter") and
       // a transaction pooler could not keep it anyway, so behind one the timeout is the server's, set for the
       // role or database (docs/operations.md, "Behind a transaction pooler"; start-up warns when it differs).

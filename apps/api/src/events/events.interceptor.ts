@@ -58,7 +58,7 @@ export class EventsInterceptor implements NestInterceptor {
     if (resource.parent && parentId) about.parent = { record: eventRecordOf(resource.parent), id: parentId };
 
     return from(
-      this.transactions.run(async (manager): Promise<unknown> => {
+      this.transactions.run(async (manager, own): Promise<unknown> => {
         let before: object | undefined;
         if (action === 'updated' && id) {
           const source = this.moduleRef.get<ConditionalSource>(resource.source, { strict: false });
@@ -69,7 +69,8 @@ export class EventsInterceptor implements NestInterceptor {
         const object = action === 'deleted' ? { id } : data && eventObjectOf(resource, data);
         if (object) {
           const changes = action === 'updated' && before ? previousAttributes(before, object) : undefined;
-          await this.events.record(manager, caller.teamId, type, object, changes, about);
+          // The transaction's last statement: when it is this request's own, the COMMIT goes out with it.
+          await this.events.record(manager, caller.teamId, type, object, changes, about, { commits: own });
         }
         return value;
       }),

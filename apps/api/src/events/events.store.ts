@@ -70,6 +70,11 @@ export class EventsStore {
     private readonly clock: Clock,
   ) {}
 
+  /**
+   * Records an event in `manager`'s transaction, with its webhook deliveries and history entry, in one statement.
+   * `commits`: the caller owns the transaction and has nothing more to write in it, so its COMMIT may go out right
+   * behind this statement (one round trip for both; `commitBehind`).
+   */
   async record(
     manager: EntityManager,
     teamId: string,
@@ -77,6 +82,7 @@ export class EventsStore {
     object: object,
     previousAttributes?: Record<string, unknown>,
     context: EventContext = {},
+    { commits = false }: { commits?: boolean } = {},
   ): Promise<string> {
     const createdAt = new Date(this.clock.now());
     const data = previousAttributes ? { object, previousAttributes } : { object };
@@ -105,7 +111,7 @@ export class EventsStore {
              ON w.team_id = $1 AND w.enabled AND (w.types IS NULL OR event.type = ANY (w.types)))${HISTORY_SQL[history?.kind ?? 'none']}
        SELECT id FROM event`,
       [randomBytes(8).toString('hex'), type, createdAt, rest, ...historyParams(history)],
-      { prepared: true },
+      { prepared: true, commits },
     );
     return rows[0].id;
   }

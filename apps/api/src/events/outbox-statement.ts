@@ -13,10 +13,10 @@ export function outboxStatement<R>(
   teamId: string,
   text: string,
   params: unknown[],
-  options: { prepared?: boolean } = {},
+  options: { prepared?: boolean; commits?: boolean } = {},
 ): Promise<R[]> {
   return teamStatement<R>(manager, teamId, text, params, {
     why: 'the outbox: $1 in every row written, endpoints joined and history deleted on team_id = $1',
-    prepared: options.prepared,
+    ...options,
   });
 }

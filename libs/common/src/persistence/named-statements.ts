@@ -1,10 +1,20 @@
 import { createHash } from 'node:crypto';
 import { EntityManager, QueryFailedError } from 'typeorm';
 import { behindTransactionPooler } from './connection-roles.js';
+import { commitBehind, type PipelineClient } from './pipelined-transactions.js';
 
-/** What this module needs of a `pg` Pool or Client: a query with a statement name. */
-interface NamedQueryable {
+/** What this module needs of a `pg` Pool or Client: a query with a statement name (and a client's pipeline mode). */
+interface NamedQueryable extends PipelineClient {
+  query(text: string): Promise<unknown>;
   query(config: { name?: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
+}
+
+export interface NamedQueryOptions {
+  /**
+   * The statement is its transaction's last: COMMIT may go out right behind it (`commitBehind`), and when it does the
+   * query answers once both are done, failing if either did.
+   */
+  commits?: boolean;
 }
 
 /**
@@ -58,22 +68,42 @@ export class NamedStatements {
    * Runs `text` on `manager`'s connection (its transaction's, or any pooled one) as a named statement, and answers
    * its rows whatever the command (TypeORM's `query` answers `[rows, count]` for a bare UPDATE or DELETE).
    */
-  async query<R>(manager: EntityManager, text: string, values: unknown[], retried = false): Promise<R[]> {
+  async query<R>(
+    manager: EntityManager,
+    text: string,
+    values: unknown[],
+    options: NamedQueryOptions = {},
+    retried = false,
+  ): Promise<R[]> {
     const target = connectionOf(manager);
     if (!target) return manager.query<R[]>(text, values);
     const pooled = behindTransactionPooler(manager.connection);
     const name = pooled ? undefined : this.nameOf(text);
     if (!pooled && name === undefined) return manager.query<R[]>(text, values);
+    const answer = target.db.query({ name, text, values });
+    // Written right behind the statement, before either answer is read: one round trip for both.
+    const commit = options.commits ? commitBehind(manager, target.db) : undefined;
+    // Read below once the statement succeeded; after a failed one it is PostgreSQL's rollback, and must not go unhandled.
+    commit?.catch(() => undefined);
+    let rows: unknown[];
     try {
-      return (await target.db.query({ name, text, values })).rows as R[];
+      ({ rows } = await answer);
     } catch (error) {
       if (isStalePlan(error)) {
         this.startOver();
-        if (!target.inTransaction && !retried) return this.query<R>(manager, text, values, true);
+        if (!target.inTransaction && !retried) return this.query<R>(manager, text, values, options, true);
       }
       // As TypeORM reports a failed query, so the exception filter reads it the same way.
       throw new QueryFailedError(text, values, error as Error);
     }
+    if (commit) {
+      try {
+        await commit;
+      } catch (error) {
+        throw new QueryFailedError('COMMIT', [], error as Error);
+      }
+    }
+    return rows as R[];
   }
 }
 

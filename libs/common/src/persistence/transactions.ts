@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { NamedStatements } from './named-statements.js';
+import { beginPipelined, confirmBegun, type PipelineClient } from './pipelined-transactions.js';
 
 /**
  * The transaction a request runs in, when it runs in one (a request with `Idempotency-Key` or `If-Match`
@@ -16,20 +17,47 @@ export function ambientManager(): EntityManager | undefined {
   return ambient.getStore();
 }
 
-/** Runs `work` in a new transaction that becomes the ambient one for everything `work` awaits. */
-export function runInTransaction<T>(db: DataSource, work: (manager: EntityManager) => Promise<T>): Promise<T> {
-  return db.transaction((manager) => ambient.run(manager, () => work(manager)));
+/**
+ * Runs `work` in a new transaction that becomes the ambient one for everything `work` awaits. On a pipelined
+ * connection (the pool's) its BEGIN goes out with the first statement (`beginPipelined`), and its last statement may
+ * carry the COMMIT (`commits`); else it begins and commits as TypeORM's `transaction` does. It rolls back when `work`
+ * fails.
+ */
+export async function runInTransaction<T>(db: DataSource, work: (manager: EntityManager) => Promise<T>): Promise<T> {
+  const runner = db.createQueryRunner();
+  try {
+    const client = (await runner.connect()) as PipelineClient;
+    if (client.pipeline) beginPipelined(runner, client);
+    else await runner.startTransaction();
+    const { manager } = runner;
+    try {
+      const result = await ambient.run(manager, () => work(manager));
+      await confirmBegun(runner);
+      // Unless its last statement carried the COMMIT.
+      if (runner.isTransactionActive) await runner.commitTransaction();
+      return result;
+    } catch (error) {
+      // The failure reported is `work`'s, even should the rollback fail too (its connection lost).
+      if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
+      throw error;
+    }
+  } finally {
+    await runner.release();
+  }
 }
 
 @Injectable()
 export class Transactions {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  /** Runs `work` in a transaction: the request's, when there is one, else a new one that commits when `work` resolves. */
-  run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+  /**
+   * Runs `work` in a transaction: the request's, when there is one, else a new one that commits when `work` resolves.
+   * `own`: the transaction is `work`'s own, so its last statement may carry the COMMIT (`commits`).
+   */
+  run<T>(work: (manager: EntityManager, own: boolean) => Promise<T>): Promise<T> {
     const current = ambient.getStore();
-    if (current) return work(current);
-    return runInTransaction(this.db, work);
+    if (current) return work(current, false);
+    return runInTransaction(this.db, (manager) => work(manager, true));
   }
 }
 
@@ -44,16 +72,17 @@ const statements = new NamedStatements();
  * `prepared`: run as a named statement (`NamedStatements`), parsed and planned once per connection. Only for
  * SQL whose best plan does not depend on the values bound (a lookup by primary key, the team's change version):
  * PostgreSQL may settle on one plan for all values, and a filter's or a search's best plan depends on them.
+ * `commits`: a prepared statement that is its own transaction's last (`NamedQueryOptions`).
  */
 export function runTeamSql<R>(
   manager: EntityManager,
   teamId: string,
   text: string,
   params: unknown[],
-  options: { prepared?: boolean } = {},
+  options: { prepared?: boolean; commits?: boolean } = {},
 ): Promise<R[]> {
   const values = [teamId, ...params];
-  return options.prepared ? statements.query<R>(manager, text, values) : manager.query<R[]>(text, values);
+  return options.prepared ? statements.query<R>(manager, text, values, options) : manager.query<R[]>(text, values);
 }
 
 /**

@@ -19,6 +19,8 @@ export interface Why {
   /** Why this statement may skip the builders (shown in code review; not sent to the database). */
   why: string;
   prepared?: boolean;
+  /** A prepared statement that is the last of a transaction its caller owns: it may carry the COMMIT. */
+  commits?: boolean;
 }
 
 export function teamStatement<R>(
@@ -26,9 +28,9 @@ export function teamStatement<R>(
   teamId: string,
   text: string,
   params: unknown[],
-  { prepared = false }: Why,
+  { prepared = false, commits = false }: Why,
 ): Promise<R[]> {
-  return runTeamSql<R>(manager, teamId, text, params, { prepared });
+  return runTeamSql<R>(manager, teamId, text, params, { prepared, commits });
 }
 
 export function unscopedStatement<R>(
