@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logge
 import type { Response } from 'express';
 import { QueryFailedError } from 'typeorm';
 import type { AuthenticatedRequest } from '../auth/caller.js';
+import { aboutRequest } from '../logging/request-context.js';
 import { DomainError, DomainErrorKind } from './domain-errors.js';
 
 const STATUS_OF_KIND: Record<DomainErrorKind, number> = {
@@ -129,9 +130,13 @@ export class AllExceptionsFilter implements ExceptionFilter {
     }
     if (failure.error === DATABASE_UNAVAILABLE) {
       // One line per failed request would flood the log for the whole outage: the reason, without a stack.
-      this.logger.warn(`503: ${exception instanceof Error ? exception.message : String(exception)}`);
+      this.logger.warn(
+        `503: ${exception instanceof Error ? exception.message : String(exception)}`,
+        aboutRequest(response),
+      );
     } else if (failure.status >= 500) {
-      this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
+      const text = exception instanceof Error ? (exception.stack ?? exception.message) : String(exception);
+      this.logger.error(text, aboutRequest(response));
     }
     if (response.headersSent) {
       response.end();

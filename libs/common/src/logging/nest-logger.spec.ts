@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { Logger } from '@nestjs/common';
 import { createLogger, type LogLevel } from './logger.js';
 import { PinoNestLogger } from './nest-logger.js';
-import { runWithRequestId } from './request-context.js';
+import { AboutRequest } from './request-context.js';
 
 function nestLoggerAt(level: LogLevel): { sut: PinoNestLogger; lines: () => Record<string, unknown>[] } {
   const raw: string[] = [];
@@ -44,9 +44,9 @@ describe(PinoNestLogger.name, () => {
     expect(lines()).toEqual([]);
   });
 
-  it('adds the id of the request being handled', () => {
+  it('adds the id of the request the line is about', () => {
     const { sut, lines } = nestLoggerAt('info');
-    runWithRequestId('req-1', () => sut.error('Unhandled', undefined, 'Exceptions'));
+    sut.error('Unhandled', new AboutRequest('req-1'), 'Exceptions');
     expect(lines()).toEqual([
       { level: 'error', time: expect.any(String), context: 'Exceptions', requestId: 'req-1', msg: 'Unhandled' },
     ]);

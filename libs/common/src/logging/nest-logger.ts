@@ -1,6 +1,6 @@
 import type { LoggerService } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { currentRequestId } from './request-context.js';
+import { AboutRequest } from './request-context.js';
 
 type Level = 'debug' | 'info' | 'warn' | 'error' | 'fatal';
 
@@ -20,8 +20,8 @@ const STACK = /\n\s+at /;
 
 /**
  * Nest's `LoggerService` on the process's pino logger, so the framework's messages have the same JSON shape
- * as every other line: `context` is the Nest logger's name, `requestId` is set when the line is written
- * while a request is handled (a server fault's stack trace can be matched with the caller's `X-Request-Id`).
+ * as every other line: `context` is the Nest logger's name, `requestId` is set when the call says which request the
+ * line is about (`AboutRequest`: a server fault's stack trace can be matched with the caller's `X-Request-Id`).
  */
 export class PinoNestLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}
@@ -56,7 +56,8 @@ export class PinoNestLogger implements LoggerService {
     const level = requested === 'info' && context !== undefined && START_UP_CONTEXTS.has(context) ? 'debug' : requested;
     if (!this.logger.isLevelEnabled(level)) return;
 
-    const fields: Record<string, unknown> = { context, requestId: currentRequestId() };
+    const about = params.find((param): param is AboutRequest => param instanceof AboutRequest);
+    const fields: Record<string, unknown> = { context, requestId: about?.requestId };
     const stack = params.find((param): param is string => typeof param === 'string' && STACK.test(param));
     if (stack !== undefined) fields.stack = stack;
     if (message instanceof Error) {

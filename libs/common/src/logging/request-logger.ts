@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { AuthenticatedRequest } from '../auth/caller.js';
-import { runWithRequestId } from './request-context.js';
+import { REQUEST_ID_HEADER } from './request-context.js';
 
 const INCOMING_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -29,7 +29,7 @@ export function routeTemplateOf(request: Request): string | undefined {
 function requestIdFor(request: IncomingMessage, response: ServerResponse): string {
   const incoming = request.headers['x-request-id'];
   const requestId = typeof incoming === 'string' && INCOMING_ID.test(incoming) ? incoming : randomUUID();
-  response.setHeader('X-Request-Id', requestId);
+  response.setHeader(REQUEST_ID_HEADER, requestId);
   return requestId;
 }
 
@@ -50,8 +50,8 @@ function requestFields(request: Request, response: Response, durationMs: number)
 }
 
 /**
- * One JSON line per request, with a request id that is also returned as `X-Request-Id` and is attached to
- * whatever else is logged while the request is handled. Faults (5xx) are logged at `error`, everything else at
+ * One JSON line per request, with a request id that is also returned as `X-Request-Id`; a server fault's line
+ * carries it too (`aboutRequest`). Faults (5xx) are logged at `error`, everything else at
  * `info`, so `LOG_LEVEL=warn` drops the routine lines. Written when the answer is finished (or the connection
  * closed first: "request aborted"). Plain listeners rather than pino-http: its per-request child logger and
  * wrappers were a measurable share of a one-record read's CPU, for a line this small.
@@ -74,6 +74,6 @@ export function requestLogger(logger: Logger): (request: Request, response: Resp
     };
     response.once('finish', log);
     response.once('close', log);
-    runWithRequestId(requestId, next);
+    next();
   };
 }

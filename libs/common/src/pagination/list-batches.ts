@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { ScopedStorage } from '../async/scoped-storage.js';
 
 /** Where a batch ends: its last row's order key (full precision) and id. */
 export interface BatchKey {
@@ -19,7 +19,7 @@ export interface ListBatch {
   last?: BatchKey;
 }
 
-const batches = new AsyncLocalStorage<ListBatch>();
+const batches = new ScopedStorage<ListBatch>();
 
 /** Runs `read` (a list's handler) with its paging helper reading `batch` instead of a page. */
 export function inListBatch<T>(batch: ListBatch, read: () => Promise<T>): Promise<T> {

@@ -1,7 +1,7 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { ScopedStorage } from '../async/scoped-storage.js';
 import { NamedStatements } from './named-statements.js';
 import { beginPipelined, confirmBegun, type PipelineClient } from './pipelined-transactions.js';
 
@@ -10,7 +10,7 @@ import { beginPipelined, confirmBegun, type PipelineClient } from './pipelined-t
  * writes its answer or checks its precondition in the same transaction as the change). Repositories use it
  * unless given a manager, so the services' own transactions join it instead of opening a second connection.
  */
-const ambient = new AsyncLocalStorage<EntityManager>();
+const ambient = new ScopedStorage<EntityManager>();
 
 /** The manager of the transaction the current request runs in, if any. */
 export function ambientManager(): EntityManager | undefined {

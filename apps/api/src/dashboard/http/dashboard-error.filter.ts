@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Response } from 'express';
+import { aboutRequest } from '@app/common';
 import { DASHBOARD, type Viewer } from '../views/layout.js';
 import { errorPage } from '../views/pages.js';
 import { DashboardCookies } from './cookies.js';
@@ -80,7 +81,8 @@ export class DashboardErrorFilter implements ExceptionFilter {
       title = status === 404 ? 'Page not found' : 'Request refused';
       message = status === 404 ? 'There is no such page in the dashboard.' : exception.message;
     } else {
-      this.log.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
+      const text = exception instanceof Error ? (exception.stack ?? exception.message) : String(exception);
+      this.log.error(text, aboutRequest(response));
     }
     response
       .status(status)
