@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { NextFunction, Request, Response } from 'express';
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { AppConfig, routeTemplateOf } from '@app/common';
 import { WebhookDispatcher } from '../webhooks/index.js';
 import { registerDatabasePoolMetrics } from './database-pool.metrics.js';
+import { RequestSeries } from './request-series.js';
 import { registerWebhookMetrics } from './webhook.metrics.js';
 
 /** The `route` label of requests no route matched: unknown paths would otherwise make one series each. */
@@ -20,19 +21,7 @@ const HTTP_LABELS = ['route', 'method', 'status'] as const;
 @Injectable()
 export class ApiMetrics {
   readonly registry = new Registry();
-  private readonly requests = new Counter({
-    name: 'http_requests_total',
-    help: 'HTTP requests answered, by route template, method and status',
-    labelNames: HTTP_LABELS,
-    registers: [this.registry],
-  });
-  private readonly duration = new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'Time from receiving a request to sending the last byte of its response',
-    labelNames: HTTP_LABELS,
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers: [this.registry],
-  });
+  private readonly series = new RequestSeries([0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]);
   private readonly rateLimited = new Counter({
     name: 'http_rate_limited_requests_total',
     help: 'Requests refused with 429 because the API key was over a rate limit',
@@ -41,6 +30,20 @@ export class ApiMetrics {
   });
 
   constructor(@InjectDataSource() dataSource: DataSource, config: AppConfig, dispatcher: WebhookDispatcher) {
+    new Counter({
+      name: 'http_requests_total',
+      help: 'HTTP requests answered, by route template, method and status',
+      labelNames: HTTP_LABELS,
+      registers: [this.registry],
+      // Counted per request in `series`, handed over when scraped.
+      collect: collectCounts(this.series),
+    });
+    this.registry.registerMetric(
+      this.series.histogram(
+        'http_request_duration_seconds',
+        'Time from receiving a request to sending the last byte of its response',
+      ),
+    );
     collectDefaultMetrics({ register: this.registry });
     registerDatabasePoolMetrics(this.registry, dataSource, config.DB_POOL_SIZE);
     registerWebhookMetrics(this.registry, dispatcher);
@@ -48,16 +51,11 @@ export class ApiMetrics {
 
   /** Express middleware, first in the chain: every answered request is counted, 404s and 413s included. */
   readonly countRequests = (request: Request, response: Response, next: NextFunction): void => {
-    const started = process.hrtime.bigint();
+    const started = performance.now();
     response.once('finish', () => {
-      const labels = {
-        route: routeTemplateOf(request) ?? UNMATCHED_ROUTE,
-        method: request.method,
-        status: String(response.statusCode),
-      };
-      this.requests.inc(labels);
-      this.duration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
-      if (response.statusCode === 429) this.rateLimited.inc({ route: labels.route, method: labels.method });
+      const route = routeTemplateOf(request) ?? UNMATCHED_ROUTE;
+      this.series.record(route, request.method, response.statusCode, (performance.now() - started) / 1000);
+      if (response.statusCode === 429) this.rateLimited.inc({ route, method: request.method });
     });
     next();
   };
@@ -66,4 +64,12 @@ export class ApiMetrics {
   scrape(): Promise<string> {
     return this.registry.metrics();
   }
+}
+
+/** A counter's `collect`: its values set from the request series' counts, just before it is read. */
+function collectCounts(series: RequestSeries): (this: Counter<(typeof HTTP_LABELS)[number]>) => void {
+  return function (this: Counter<(typeof HTTP_LABELS)[number]>): void {
+    this.reset();
+    for (const { labels, count } of series.counts()) this.inc(labels, count);
+  };
 }
