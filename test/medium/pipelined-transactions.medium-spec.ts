@@ -132,6 +132,33 @@ describe('pipelined transactions', () => {
     expect(await probeIds()).not.toContain(4);
   });
 
+  it('keeps nothing when the last statement cannot even be sent (a value pg fails to encode)', async () => {
+    let watched: Watched | undefined;
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    await expect(
+      runInTransaction(db, async (manager) => {
+        watched = watch(manager);
+        await insert(manager, 6);
+        // pg serialises an object itself, in the client: this one throws before anything is written for it.
+        await teamStatement(
+          manager,
+          teamId,
+          'INSERT INTO pipeline_probe (team_id, id) SELECT $1, 7 WHERE $2::jsonb IS NOT NULL',
+          [cyclic],
+          {
+            why,
+            prepared: true,
+            commits: true,
+          },
+        );
+      }),
+    ).rejects.toThrow(/circular/i);
+    // No COMMIT went out behind it: the transaction rolled back.
+    expect(watched?.log).not.toContain('sent COMMIT');
+    expect(await probeIds()).not.toContain(6);
+  });
+
   it('leaves the COMMIT to the transaction when a savepoint is open', async () => {
     let sentInSavepoint: string[] = [];
     let activeAfter: boolean | undefined;

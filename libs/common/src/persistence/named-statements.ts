@@ -81,14 +81,17 @@ export class NamedStatements {
     const name = pooled ? undefined : this.nameOf(text);
     if (!pooled && name === undefined) return manager.query<R[]>(text, values);
     const answer = target.db.query({ name, text, values });
-    // Written right behind the statement, before either answer is read: one round trip for both.
-    const commit = options.commits ? commitBehind(manager, target.db) : undefined;
-    // Read below once the statement succeeded; after a failed one it is PostgreSQL's rollback, and must not go unhandled.
-    commit?.catch(() => undefined);
+    // Written right behind the statement, before either answer is read: one round trip for both. Only behind values
+    // pg cannot fail to send: a statement refused before it reaches PostgreSQL (a value pg cannot encode) would not
+    // abort the transaction, and the COMMIT behind it would keep the rest of it.
+    const commit = options.commits && values.every(sendsSafely) ? commitBehind(manager, target.db) : undefined;
     let rows: unknown[];
     try {
       ({ rows } = await answer);
     } catch (error) {
+      // PostgreSQL answers the COMMIT behind a failed statement with a rollback; the connection goes back to the pool
+      // only once that answer is in, so no other transaction's statements follow it on the wire while it is pending.
+      await commit?.catch(() => undefined);
       if (isStalePlan(error)) {
         this.startOver();
         if (!target.inTransaction && !retried) return this.query<R>(manager, text, values, options, true);
@@ -119,6 +122,22 @@ function connectionOf(manager: EntityManager): { db: NamedQueryable; inTransacti
   if (runner) return client ? { db: client, inTransaction: runner.isTransactionActive } : undefined;
   const pool = (manager.connection.driver as unknown as { master?: NamedQueryable }).master;
   return pool ? { db: pool, inTransaction: false } : undefined;
+}
+
+/**
+ * A value pg writes as it is (`prepareValue`: text, numbers, booleans, bytes, dates), so binding it cannot fail in
+ * the client; an object or array is serialised by pg first, and that can throw (a cycle, a `toPostgres` that does).
+ */
+function sendsSafely(value: unknown): boolean {
+  return (
+    value === null ||
+    value === undefined ||
+    typeof value === 'string' ||
+    typeof value === 'number' ||
+    typeof value === 'boolean' ||
+    value instanceof Date ||
+    Buffer.isBuffer(value)
+  );
 }
 
 /** PostgreSQL's refusal of a prepared statement whose result columns changed since it was prepared. */
