@@ -12,8 +12,6 @@ import { registerWebhookMetrics } from './webhook.metrics.js';
 /** The `route` label of requests no route matched: unknown paths would otherwise make one series each. */
 export const UNMATCHED_ROUTE = '(unmatched)';
 
-const HTTP_LABELS = ['route', 'method', 'status'] as const;
-
 /**
  * The service's Prometheus metrics, in a registry of this application instance (not prom-client's global
  * one), so several instances in one process — the end-to-end tests — each count their own requests.
@@ -30,14 +28,10 @@ export class ApiMetrics {
   });
 
   constructor(@InjectDataSource() dataSource: DataSource, config: AppConfig, dispatcher: WebhookDispatcher) {
-    new Counter({
-      name: 'http_requests_total',
-      help: 'HTTP requests answered, by route template, method and status',
-      labelNames: HTTP_LABELS,
-      registers: [this.registry],
-      // Counted per request in `series`, handed over when scraped.
-      collect: collectCounts(this.series),
-    });
+    // Counted per request in `series`, handed to prom-client when scraped.
+    this.registry.registerMetric(
+      this.series.counter('http_requests_total', 'HTTP requests answered, by route template, method and status'),
+    );
     this.registry.registerMetric(
       this.series.histogram(
         'http_request_duration_seconds',
@@ -64,12 +58,4 @@ export class ApiMetrics {
   scrape(): Promise<string> {
     return this.registry.metrics();
   }
-}
-
-/** A counter's `collect`: its values set from the request series' counts, just before it is read. */
-function collectCounts(series: RequestSeries): (this: Counter<(typeof HTTP_LABELS)[number]>) => void {
-  return function (this: Counter<(typeof HTTP_LABELS)[number]>): void {
-    this.reset();
-    for (const { labels, count } of series.counts()) this.inc(labels, count);
-  };
 }

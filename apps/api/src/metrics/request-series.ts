@@ -1,4 +1,4 @@
-import type { Metric } from 'prom-client';
+import { Counter, type Metric } from 'prom-client';
 
 /** The labels of one series of the request metrics. */
 export interface RequestLabels {
@@ -19,7 +19,7 @@ interface Series {
  * Requests counted and timed by route, method and status: what prom-client's `Counter.inc` and `Histogram.observe`
  * did per request (each hashes its labels into a string key, and the labels object was made anew), as one map
  * lookup by a key made of the three values and a few additions. The series are handed to prom-client only when
- * scraped (`counts`, `durations`), in the exposition prom-client's own histogram writes.
+ * scraped (`counter`, `histogram`), in the exposition prom-client's own counter and histogram write.
  */
 export class RequestSeries {
   private readonly series = new Map<string, Series>();
@@ -44,9 +44,19 @@ export class RequestSeries {
     if (bucket !== -1) series.inBucket[bucket] += 1;
   }
 
-  /** Each series' count (for a counter's `collect`). */
-  counts(): { labels: RequestLabels; count: number }[] {
-    return [...this.series.values()].map(({ labels, count }) => ({ labels, count }));
+  /** A counter for prom-client's registry over these series, each series' count set just before it is read. */
+  counter(name: string, help: string): Counter<keyof RequestLabels> {
+    const series = this.series;
+    return new Counter({
+      name,
+      help,
+      labelNames: ['route', 'method', 'status'],
+      registers: [],
+      collect(this: Counter<keyof RequestLabels>): void {
+        this.reset();
+        for (const { labels, count } of series.values()) this.inc(labels, count);
+      },
+    });
   }
 
   /**
