@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { ManualClock } from '@app/common';
 import { ABANDONED_UPLOAD_MS, AttachmentsCleanup } from '../apps/api/src/work-orders/index.js';
+import { uploadGarbage } from '../apps/api/src/work-orders/attachments/upload-garbage.js';
 import { createUnit, createWorkOrder } from './factories/work-orders.js';
 import { freePort, rawConnection, spawnService, type ServiceProcess } from './support/service-process.js';
 import { createTestApp, createTestDatabase, dropTestDatabase, type TestApp } from './support/test-app.js';
@@ -68,8 +69,11 @@ describe('an upload cut off half-way', () => {
       const upload = startUpload(port, team.apiKey, workOrder.id);
       await until(partialWritten(dir, team.teamId), 'the object being written');
       expect(await sut.sql('SELECT reason FROM attachment_objects')).toEqual([{ reason: 'upload' }]);
+      // Counted as arriving (the pace of young-generation collections) until it is cut off.
+      expect(uploadGarbage.inFlight).toBe(1);
 
       upload.socket.destroy();
+      await until(() => uploadGarbage.inFlight === 0, 'the upload no longer counted as arriving');
       await until(async () => (await filesOf(dir, team.teamId)).length === 0, 'the half-written object removed');
       await until(
         async () => (await sut.sql('SELECT 1 FROM attachment_objects')).length === 0,

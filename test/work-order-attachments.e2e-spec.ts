@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Readable } from 'node:stream';
 import { AttachmentsCleanup, ObjectStorage } from '../apps/api/src/work-orders/index.js';
+import { uploadGarbage } from '../apps/api/src/work-orders/attachments/upload-garbage.js';
 import { createUnit, createWorkOrder } from './factories/work-orders.js';
 import { expectError, UUID } from './support/assertions.js';
 import { STORAGE_DRIVERS, type TestStore } from './support/storage-drivers.js';
@@ -226,6 +227,8 @@ describe.each(STORAGE_DRIVERS)('work order attachments (%s storage)', (_driver, 
     // The 10 MiB one had sent its first parts to S3: the refusal aborted that multipart upload.
     expect(await store.pending()).toEqual([]);
     expect(await sut.sql('SELECT * FROM attachment_objects WHERE reason = $1', ['upload'])).toEqual([]);
+    // Every file part, refused or not, stopped counting as arriving (the pace of young-generation collections).
+    expect(uploadGarbage.inFlight).toBe(0);
   });
 
   it('fills the note’s attachmentIds, and keeps the attachment when the note goes', async () => {

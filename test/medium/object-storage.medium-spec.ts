@@ -31,7 +31,7 @@ describe.each(STORAGE_DRIVERS)('ObjectStorage (%s driver)', (_name, start) => {
 
   beforeAll(async () => {
     store = await start();
-    storage = storageDriverOf(loadConfig({}, store.config));
+    storage = await storageDriverOf(loadConfig({}, store.config));
   });
   afterAll(async () => {
     (storage as Partial<OnApplicationShutdown>).onApplicationShutdown?.();

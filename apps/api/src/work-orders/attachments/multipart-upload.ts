@@ -10,7 +10,7 @@ import {
 } from '@nestjs/common';
 import busboy from 'busboy';
 import { ACCEPTED_TYPES, contentTypeOf, declaredTypeOf, SNIFF_BYTES, type AcceptedType } from './content-type.js';
-import { uploadBytesReceived } from './upload-garbage.js';
+import { uploadGarbage } from './upload-garbage.js';
 
 /** At most this many bytes per file (CONTRACT "Attachments"). */
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -133,6 +133,9 @@ function storeFile(
   store: (body: Readable) => Promise<void>,
 ): Promise<ReceivedFile> {
   return new Promise((resolve, reject) => {
+    // Counted in flight until the part has been read to its end (or destroyed), for the collections' pace.
+    const arrived = uploadGarbage.started();
+    for (const event of ['end', 'error', 'close']) file.once(event, arrived);
     const hash = createHash('sha256');
     const head: Buffer[] = [];
     let size = 0;
@@ -189,7 +192,7 @@ function storeFile(
     };
 
     file.on('data', (chunk: Buffer) => {
-      uploadBytesReceived(chunk.length);
+      uploadGarbage.received(chunk.length);
       if (failure) return;
       size += chunk.length;
       hash.update(chunk);
