@@ -4,9 +4,9 @@ import { UploadGarbage } from './upload-garbage.js';
 const MIB = 1024 * 1024;
 
 /** An `UploadGarbage` collecting every `everyMiB` per upload, and how many times it has collected. */
-function pace(everyMiB = 2) {
+function pace(everyMiB = 2, atMostMiB = 8) {
   const kinds: string[] = [];
-  const garbage = new UploadGarbage((options) => kinds.push(options.type), everyMiB * MIB);
+  const garbage = new UploadGarbage((options) => kinds.push(options.type), everyMiB * MIB, atMostMiB * MIB);
   return { garbage, collections: () => kinds.length, kinds };
 }
 
@@ -38,6 +38,16 @@ describe('UploadGarbage', () => {
     garbage.received(2 * MIB);
     expect(collections()).toBe(2);
     ends[2]();
+  });
+
+  it('stops stretching the interval at 8 MiB, however many uploads are arriving (stalled ones included)', () => {
+    const { garbage, collections } = pace();
+    const ends = Array.from({ length: 10 }, () => garbage.started());
+    garbage.received(8 * MIB - 1);
+    expect(collections()).toBe(0);
+    garbage.received(1);
+    expect(collections()).toBe(1);
+    for (const ended of ends) ended();
   });
 
   it('counts an upload’s end once, however many of its end events call it', () => {
