@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Readable } from 'node:stream';
-import { AttachmentsCleanup, ObjectStorage } from '../apps/api/src/work-orders/index.js';
-import { uploadGarbage } from '../apps/api/src/work-orders/attachments/upload-garbage.js';
+import { AttachmentsCleanup, ObjectStorage, uploadGarbage } from '../apps/api/src/work-orders/index.js';
 import { createUnit, createWorkOrder } from './factories/work-orders.js';
 import { expectError, UUID } from './support/assertions.js';
 import { STORAGE_DRIVERS, type TestStore } from './support/storage-drivers.js';

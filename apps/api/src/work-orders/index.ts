@@ -8,6 +8,7 @@ export { CreateNoteDto } from './notes/dto/create-note.dto.js';
 export { WorkOrderAttachment } from './attachments/attachment.entity.js';
 export { ABANDONED_UPLOAD_MS, AttachmentsCleanup } from './attachments/attachments.cleanup.js';
 export { ObjectStorage } from './attachments/storage/object-storage.js';
+export { uploadGarbage } from './attachments/upload-garbage.js';
 export { AttachmentsService } from './attachments/attachments.service.js';
 export { AttachmentExamples, ExampleAttachmentBody } from './attachments/attachment-examples.js';
 export { UpdateWorkOrderDto } from './dto/update-work-order.dto.js';
