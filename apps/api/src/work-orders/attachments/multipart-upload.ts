@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { basename } from 'node:path';
-import { Readable } from 'node:stream';
+import { finished, Readable } from 'node:stream';
 import {
   BadRequestException,
   HttpException,
@@ -133,9 +133,8 @@ function storeFile(
   store: (body: Readable) => Promise<void>,
 ): Promise<ReceivedFile> {
   return new Promise((resolve, reject) => {
-    // Counted in flight until the part has been read to its end (or destroyed), for the collections' pace.
-    const arrived = uploadGarbage.started();
-    for (const event of ['end', 'error', 'close']) file.once(event, arrived);
+    // Counted in flight until the part has been read to its end, failed or been destroyed, for the collections' pace.
+    finished(file, uploadGarbage.started());
     const hash = createHash('sha256');
     const head: Buffer[] = [];
     let size = 0;
