@@ -16,6 +16,8 @@ import { until } from './support/until.js';
 const BATCH = 4;
 const RECORDS = 11;
 const TRICKY = 'Tricky, "quoted"\nsecond line';
+/** A list item holding the list's separator, and a backslash before it (both escaped in the cell). */
+const TRICKY_ITEM = 'Heating; gas \\; vents';
 
 describe.each(RESOURCES_UNDER_TEST)('$path: CSV export', (resource) => {
   const { api, path } = resource;
@@ -29,6 +31,7 @@ describe.each(RESOURCES_UNDER_TEST)('$path: CSV export', (resource) => {
   /** What each record was created with, by id. */
   const sent = new Map<string, Record<string, unknown>>();
   let trickyField: string | undefined;
+  let trickyListField: string | undefined;
 
   const csvOf = () => {
     const csv = sut.app.get(ResourceCsvs).of(name);
@@ -55,6 +58,7 @@ describe.each(RESOURCES_UNDER_TEST)('$path: CSV export', (resource) => {
     }
     body.externalRef = `EXP-${n}`;
     if (trickyField) body[trickyField] = `${TRICKY} ${n}`;
+    if (trickyListField) body[trickyListField] = [...(body[trickyListField] as string[]), `${TRICKY_ITEM} ${n}`];
     return body;
   };
 
@@ -73,6 +77,18 @@ describe.each(RESOURCES_UNDER_TEST)('$path: CSV export', (resource) => {
         !schema.enum &&
         (schema.maxLength ?? 1000) >= 60,
     )?.[0];
+    // And a list of free-text items (no format, no enum): one item holding `;` and a backslash.
+    trickyListField = Object.entries(properties).find(([field, schema]) => {
+      const items = schema.items;
+      return (
+        Array.isArray(example?.[field]) &&
+        schema.type === 'array' &&
+        items?.type === 'string' &&
+        !items.format &&
+        !items.enum &&
+        (items.maxLength ?? 1000) >= 30
+      );
+    })?.[0];
     for (let n = 1; n <= RECORDS; n++) {
       const body = await bodyOf(team, n);
       const created = await api.create(sut, team, body);
@@ -157,13 +173,16 @@ describe.each(RESOURCES_UNDER_TEST)('$path: CSV export', (resource) => {
     expect(record[trickyField as string]).toBe(`${TRICKY} 5`);
   });
 
-  it('joins lists with ";" and writes nested values as JSON', async () => {
+  it('joins lists with ";" (an item\'s own escaped) and writes nested values as JSON', async () => {
+    if (trickyListField) expect(csvRecords((await exportAs(team)).text).records[0][trickyListField]).toContain('\\;');
     const { records } = csvRecords((await exportAs(team)).text);
     const expected = await listed(team, {});
     for (const { name: column, kind, valueOf } of csvOf().exportColumns) {
       for (const [i, record] of expected.entries()) {
         const value = valueOf(record);
-        if (kind === 'list') expect(records[i][column]).toBe((value as string[]).join(';'));
+        // An item's own `;` and `\` are escaped with a backslash.
+        const escaped = (items: string[]) => items.map((item) => item.replace(/[;\\]/g, '\\$&'));
+        if (kind === 'list') expect(records[i][column]).toBe(escaped(value as string[]).join(';'));
         if (kind === 'json' && value !== null) expect(JSON.parse(records[i][column])).toEqual(value);
       }
     }

@@ -32,6 +32,7 @@ describe('CSV cells', () => {
       [1984, 'number', '1984'],
       [false, 'boolean', 'false'],
       [['Plumbing', 'Gas'], 'list', 'Plumbing;Gas'],
+      [['Heating; gas', 'C:\\tools\\', 'a\\;b'], 'list', 'Heating\\; gas;C:\\\\tools\\\\;a\\\\\\;b'],
       [{ provider: 'Aviva', expiresOn: '2027-01-31' }, 'json', '{"provider":"Aviva","expiresOn":"2027-01-31"}'],
       [[{ name: 'Gas Safe' }], 'json', '[{"name":"Gas Safe"}]'],
     ];
@@ -52,6 +53,8 @@ describe('CSV cells', () => {
     expect(csvValueOf('nineteen', 'number')).toBe('nineteen');
     expect(csvValueOf('yes', 'boolean')).toBe('yes');
     expect(csvValueOf(' a ; ;b ', 'list')).toEqual(['a', 'b']);
+    // A backslash before anything but `;` or another backslash is the character itself (a hand-written cell).
+    expect(csvValueOf('C:\\tools;x\\', 'list')).toEqual(['C:\\tools', 'x\\']);
     expect(() => csvValueOf('{"provider":', 'json')).toThrow(CsvCellError);
   });
 });

@@ -6,7 +6,8 @@
  *
  * - `text`: the string as it stands;
  * - `number` / `boolean`: their JSON text (`12`, `true`);
- * - `list`: a list of strings (`trades`, `unitIds`), `;`-separated;
+ * - `list`: a list of strings (`trades`, `unitIds`), `;`-separated; an item's own `;` or `\` is escaped with a
+ *   backslash (`\;`, `\\`), so an item holding one comes back whole (any other backslash is read as it stands);
  * - `json`: anything nested (`certifications`, `insurance`), as JSON.
  *
  * An empty cell is an omitted field on import, and what `null` (or a missing value) exports as.
@@ -27,6 +28,32 @@ export interface CsvFieldSchema {
 
 /** The separator of a list cell. */
 export const CSV_LIST_SEPARATOR = ';';
+/** Escapes a list item's own separator (and itself) in its cell. */
+const CSV_LIST_ESCAPE = '\\';
+
+/** The items of a list cell: split at each `;` not escaped, the escapes read; each trimmed, empty ones dropped. */
+function listItemsOf(cell: string): string[] {
+  const items: string[] = [];
+  let item = '';
+  for (let at = 0; at < cell.length; at += 1) {
+    const char = cell[at];
+    const next = cell[at + 1];
+    if (char === CSV_LIST_ESCAPE && (next === CSV_LIST_SEPARATOR || next === CSV_LIST_ESCAPE)) {
+      item += next;
+      at += 1;
+    } else if (char === CSV_LIST_SEPARATOR) {
+      items.push(item);
+      item = '';
+    } else {
+      item += char;
+    }
+  }
+  items.push(item);
+  return items.map((each) => each.trim()).filter((each) => each !== '');
+}
+
+/** A list item as it stands in its cell: its own `;` and `\` escaped. */
+const listItemCell = (item: unknown): string => String(item).replace(/[;\\]/g, (char) => `${CSV_LIST_ESCAPE}${char}`);
 
 const isStringSchema = (schema: CsvFieldSchema | undefined): boolean =>
   schema !== undefined &&
@@ -62,7 +89,7 @@ export function csvCellKindOf(
 /** A value as its cell (exports). */
 export function csvCellOf(value: unknown, kind: CsvCellKind): string {
   if (value === null || value === undefined) return '';
-  if (kind === 'list' && Array.isArray(value)) return value.map(String).join(CSV_LIST_SEPARATOR);
+  if (kind === 'list' && Array.isArray(value)) return value.map(listItemCell).join(CSV_LIST_SEPARATOR);
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean')
     return kind === 'json' ? JSON.stringify(value) : `${value}`;
@@ -78,10 +105,7 @@ export function csvValueOf(cell: string, kind: CsvCellKind): unknown {
   if (cell === '') return undefined;
   switch (kind) {
     case 'list':
-      return cell
-        .split(CSV_LIST_SEPARATOR)
-        .map((item) => item.trim())
-        .filter((item) => item !== '');
+      return listItemsOf(cell);
     case 'number': {
       const number = Number(cell.trim());
       return cell.trim() !== '' && Number.isFinite(number) ? number : cell;
