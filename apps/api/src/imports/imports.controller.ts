@@ -53,9 +53,10 @@ export class ImportsController {
       `${MAX_IMPORT_ROWS} rows and 20 MiB (413). Each row is validated as the resource's POST validates its body; ` +
       'a row whose `externalRef` already names a record of the team updates it as a PUT would. References by ' +
       'external id: `unitExternalRef`, `tenantExternalRef`, `contractorExternalRef` (work orders) and ' +
-      '`unitExternalRefs` (tenants). In CSV an empty cell is an omitted field, list fields are `;`-separated and ' +
-      'nested ones JSON. An unknown CSV column is 400 (output-only fields are ignored); an unknown NDJSON ' +
-      'property fails its row. Answers 202 at once: the import runs in the background (`GET /v1/imports/{id}`), ' +
+      '`unitExternalRefs` (tenants). In CSV an empty cell is an omitted field, list fields are `;`-separated ' +
+      "(an item's own `;` or `\\` written `\\;` or `\\\\`) and nested ones JSON. An unknown CSV column is 400 " +
+      '(output-only fields are ignored); an unknown NDJSON property fails its row. Answers 202 at once: the import ' +
+      'runs in the background (`GET /v1/imports/{id}`), ' +
       'failing rows are skipped and listed by `GET /v1/imports/{id}/errors`. Counted as one write. See docs/imports.md.',
   })
   @ApiConsumes('text/csv', 'application/x-ndjson')
