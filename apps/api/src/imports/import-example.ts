@@ -8,7 +8,8 @@ export const IMPORT_EXAMPLE_RESOURCE = IMPORT_RESOURCES[0];
 /**
  * A CSV of two rows of the resource's example record, each under an external id of its own (`SUP-0187-IMPORT-1`), so
  * they create records beside the demo team's rather than update it (and update their own when posted again). List
- * fields are `;`-separated (an item's own `;` or `\` escaped) and nested ones JSON, as an import reads them; `null` is an empty cell.
+ * fields are `;`-separated (an item's own `;` or `\` escaped) and nested ones JSON, as an import reads them; `null`
+ * is an empty cell.
  */
 function exampleCsvOf(example: Record<string, unknown>): string {
   const columns = Object.keys(example);
