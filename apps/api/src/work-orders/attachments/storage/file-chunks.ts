@@ -1,19 +1,39 @@
+import { write } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import type { Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 
-/** One read of the file, one write to the destination. */
-const CHUNK_BYTES = 64 * 1024;
+/**
+ * Buffers allocated once and used again, so moving a file's bytes allocates no buffer per chunk: a new buffer per
+ * chunk is garbage the collector frees only later, and while it waits it counts against V8's heap limit, which then
+ * starts full collections of the whole heap (docs/performance.md, "Attachments"). At most `keep` free ones are kept;
+ * more are left to the collector.
+ */
+class ChunkPool {
+  private readonly free: Buffer[] = [];
+
+  constructor(
+    readonly chunkBytes: number,
+    private readonly keep: number,
+  ) {}
+
+  take(): Buffer {
+    return this.free.pop() ?? Buffer.allocUnsafeSlow(this.chunkBytes);
+  }
+
+  give(chunk: Buffer): void {
+    if (this.free.length < this.keep) this.free.push(chunk);
+  }
+}
+
+/** A download's reads: one read of the file, one write to the destination; 2 MiB kept at most. */
+const downloadChunks = new ChunkPool(64 * 1024, 32);
 /** Reads ahead of the writes: one chunk on its way out while the next is read. */
 const IN_FLIGHT = 2;
-/** Free chunks kept between downloads (2 MiB at most); more are left to the garbage collector. */
-const POOL_LIMIT = 32;
 
-const pool: Buffer[] = [];
-
-const take = (): Buffer => pool.pop() ?? Buffer.allocUnsafeSlow(CHUNK_BYTES);
-const give = (chunk: Buffer): void => {
-  if (pool.length < POOL_LIMIT) pool.push(chunk);
-};
+/** An upload's writes: several socket reads' worth per write to the disk; 8 MiB kept at most. */
+const uploadSlabs = new ChunkPool(256 * 1024, 32);
+/** Slabs being written to the disk per upload while the next fills; more waiting pauses the source. */
+const SLABS_IN_FLIGHT = 2;
 
 /**
  * Writes the first `size` bytes of an open file to `destination` through a few reused chunks: a chunk is read
@@ -40,14 +60,14 @@ export async function writeFileTo(handle: FileHandle, size: number, destination:
   try {
     let position = 0;
     while (position < size) {
-      const chunk = writing.length < IN_FLIGHT ? take() : await race(writing.shift() as Promise<Buffer>);
+      const chunk = writing.length < IN_FLIGHT ? downloadChunks.take() : await race(writing.shift() as Promise<Buffer>);
       const length = Math.min(chunk.length, size - position);
       const { bytesRead } = await handle.read(chunk, 0, length, position);
       if (bytesRead === 0) throw new Error(`the file ended after ${position} of its ${size} bytes`);
       position += bytesRead;
       writing.push(written(destination, chunk, bytesRead));
     }
-    for (const pending of writing.splice(0)) give(await race(pending));
+    for (const pending of writing.splice(0)) downloadChunks.give(await race(pending));
   } finally {
     for (const cleanup of cleanups) cleanup();
     // Chunks still being written when this failed may yet be read by the destination: none goes back to the pool.
@@ -62,5 +82,94 @@ function written(destination: Writable, chunk: Buffer, length: number): Promise<
       if (error) reject(error);
       else resolve(chunk);
     });
+  });
+}
+
+/**
+ * Writes `body` to the open file `fd` from its start, through a few reused slabs: each chunk is copied into the
+ * slab being filled as it arrives (so the chunk, a new buffer of the HTTP parser's, is garbage at once and dies
+ * young), a full slab is written while the next fills, and the source waits (`pause`) while `SLABS_IN_FLIGHT` are
+ * being written. Resolves once every byte is written; rejects on the source's or a write's error, only after the
+ * writes under way have settled (`fd` may then be closed safely). Does not close `fd`.
+ */
+export function writeStreamToFile(fd: number, body: Readable): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let slab = uploadSlabs.take();
+    let filled = 0;
+    let position = 0;
+    let writing = 0;
+    let ended = false;
+    let settled = false;
+    let failure: Error | undefined;
+
+    const settle = (): void => {
+      if (settled || writing > 0 || !(ended || failure)) return;
+      settled = true;
+      uploadSlabs.give(slab);
+      if (failure) reject(failure);
+      else resolve();
+    };
+    const fail = (error: Error): void => {
+      failure ??= error;
+      body.off('data', onData);
+      body.pause();
+      settle();
+    };
+    const flush = (): void => {
+      if (filled === 0) return;
+      const full = slab;
+      const length = filled;
+      writing += 1;
+      writeWhole(fd, full, length, position).then(
+        () => {
+          writing -= 1;
+          uploadSlabs.give(full);
+          if (!failure && writing < SLABS_IN_FLIGHT) body.resume();
+          settle();
+        },
+        (error: Error) => {
+          writing -= 1;
+          fail(error);
+        },
+      );
+      position += length;
+      slab = uploadSlabs.take();
+      filled = 0;
+      if (writing >= SLABS_IN_FLIGHT) body.pause();
+    };
+    const onData = (chunk: Buffer): void => {
+      for (let offset = 0; offset < chunk.length;) {
+        const copied = chunk.copy(slab, filled, offset);
+        filled += copied;
+        offset += copied;
+        if (filled === slab.length) flush();
+      }
+    };
+    body.on('data', onData);
+    body.once('end', () => {
+      if (failure) return;
+      flush();
+      ended = true;
+      settle();
+    });
+    body.once('error', fail);
+    body.once('close', () => {
+      if (!ended) fail(new Error('the upload stream closed before its end'));
+    });
+  });
+}
+
+/** Writes `length` bytes of `buffer` at `position`, in as many writes as the system takes. */
+function writeWhole(fd: number, buffer: Buffer, length: number, position: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const from = (offset: number): void => {
+      write(fd, buffer, offset, length - offset, position + offset, (error, written) => {
+        if (error) reject(error);
+        else if (written === 0) reject(new Error(`the disk took none of ${length - offset} bytes`));
+        else if (offset + written < length) from(offset + written);
+        else resolve();
+      });
+    };
+    from(0);
   });
 }

@@ -1,16 +1,13 @@
-import { createWriteStream, open as openFile } from 'node:fs';
+import { close as closeFile, open as openFile } from 'node:fs';
 import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { dirname, join, resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { writeFileTo } from './file-chunks.js';
+import { writeFileTo, writeStreamToFile } from './file-chunks.js';
 import { ObjectStorage, type StoredObject } from './object-storage.js';
 
 const openDescriptor = promisify(openFile);
-
-/** Bytes queued for the disk before the writer asks its source to wait: several socket reads, written together. */
-const WRITE_HWM = 256 * 1024;
+const closeDescriptor = promisify(closeFile);
 
 /**
  * A file opened when it was found, so removing it meanwhile (a delete, the cleanup) does not cut a download short.
@@ -61,8 +58,12 @@ export class LocalStorage extends ObjectStorage {
     const partial = `${path}.partial`;
     const fd = await this.create(partial);
     try {
-      // A plain descriptor, not a FileHandle: the stream's writes then take callbacks, not a promise each.
-      await pipeline(body, createWriteStream(partial, { fd, highWaterMark: WRITE_HWM }));
+      // A plain descriptor, not a FileHandle: the writes then take callbacks, not a promise each.
+      try {
+        await writeStreamToFile(fd, body);
+      } finally {
+        await closeDescriptor(fd);
+      }
       await rename(partial, path);
     } catch (error) {
       await rm(partial, { force: true });
