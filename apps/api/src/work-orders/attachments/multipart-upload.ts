@@ -173,6 +173,9 @@ function storeFile(
           if (!failure) file.resume();
         },
       });
+      // Its errors are the refusals `refuse` already reports; `store` listens for them once it reads the stream, but
+      // a refusal can come first (a client gone while the storage opens its file), which must not go unheard.
+      stream.on('error', () => undefined);
       body = stream;
       stream.push(bytes);
       storing = true;

@@ -85,15 +85,24 @@ function written(destination: Writable, chunk: Buffer, length: number): Promise<
   });
 }
 
+/** Writes `length` bytes of `buffer` at `position` of a file; resolves once they are all written. */
+export type WriteAt = (buffer: Buffer, length: number, position: number) => Promise<void>;
+
 /**
- * Writes `body` to the open file `fd` from its start, through a few reused slabs: each chunk is copied into the
- * slab being filled as it arrives (so the chunk, a new buffer of the HTTP parser's, is garbage at once and dies
- * young), a full slab is written while the next fills, and the source waits (`pause`) while `SLABS_IN_FLIGHT` are
- * being written. Resolves once every byte is written; rejects on the source's or a write's error, only after the
- * writes under way have settled (`fd` may then be closed safely). Does not close `fd`.
+ * Writes `body` from a file's start with `writeAt`, through a few reused slabs: each chunk is copied into the slab
+ * being filled as it arrives (so the chunk, a new buffer of the HTTP parser's, is garbage at once and dies young), a
+ * full slab is written while the next fills, and the source waits (`pause`) while `SLABS_IN_FLIGHT` are being
+ * written (a single chunk larger than a slab is copied whole first, in as many slabs as it takes). Resolves once
+ * every byte is written; rejects on the source's or a write's error, only after the writes under way have settled
+ * (the file may then be closed safely).
  */
-export function writeStreamToFile(fd: number, body: Readable): Promise<void> {
+export function writeThroughSlabs(body: Readable, writeAt: WriteAt): Promise<void> {
   return new Promise((resolve, reject) => {
+    // Destroyed before it could be listened to (a client gone while the file was being opened): no event will come.
+    if (body.destroyed) {
+      reject(body.errored ?? new Error('the upload stream closed before its end'));
+      return;
+    }
     let slab = uploadSlabs.take();
     let filled = 0;
     let position = 0;
@@ -120,7 +129,7 @@ export function writeStreamToFile(fd: number, body: Readable): Promise<void> {
       const full = slab;
       const length = filled;
       writing += 1;
-      writeWhole(fd, full, length, position).then(
+      writeAt(full, length, position).then(
         () => {
           writing -= 1;
           uploadSlabs.give(full);
@@ -159,17 +168,18 @@ export function writeStreamToFile(fd: number, body: Readable): Promise<void> {
   });
 }
 
-/** Writes `length` bytes of `buffer` at `position`, in as many writes as the system takes. */
-function writeWhole(fd: number, buffer: Buffer, length: number, position: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const from = (offset: number): void => {
-      write(fd, buffer, offset, length - offset, position + offset, (error, written) => {
-        if (error) reject(error);
-        else if (written === 0) reject(new Error(`the disk took none of ${length - offset} bytes`));
-        else if (offset + written < length) from(offset + written);
-        else resolve();
-      });
-    };
-    from(0);
-  });
+/** `WriteAt` for an open file descriptor: as many `fs.write` calls as the system takes. */
+export function writeToDescriptor(fd: number): WriteAt {
+  return (buffer, length, position) =>
+    new Promise((resolve, reject) => {
+      const from = (offset: number): void => {
+        write(fd, buffer, offset, length - offset, position + offset, (error, written) => {
+          if (error) reject(error);
+          else if (written === 0) reject(new Error(`the disk took none of ${length - offset} bytes`));
+          else if (offset + written < length) from(offset + written);
+          else resolve();
+        });
+      };
+      from(0);
+    });
 }

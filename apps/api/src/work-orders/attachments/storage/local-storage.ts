@@ -3,7 +3,7 @@ import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { dirname, join, resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import { writeFileTo, writeStreamToFile } from './file-chunks.js';
+import { writeFileTo, writeThroughSlabs, writeToDescriptor } from './file-chunks.js';
 import { ObjectStorage, type StoredObject } from './object-storage.js';
 
 const openDescriptor = promisify(openFile);
@@ -60,7 +60,7 @@ export class LocalStorage extends ObjectStorage {
     try {
       // A plain descriptor, not a FileHandle: the writes then take callbacks, not a promise each.
       try {
-        await writeStreamToFile(fd, body);
+        await writeThroughSlabs(body, writeToDescriptor(fd));
       } finally {
         await closeDescriptor(fd);
       }
