@@ -11,7 +11,7 @@ import {
   type RecordBody,
   type ResourceUnderTest,
 } from './support/resources.js';
-import { createTestApp, type Team, type TestApp } from './support/test-app.js';
+import { bearer, createTestApp, type Team, type TestApp } from './support/test-app.js';
 
 // CONTRACT "External references", asserted once per resource of the registration list (as the generic contract
 // is, in contract.e2e-spec.ts): `externalRef` on POST and PUT (optional, nullable, ≤ 100 after trimming, empty →
@@ -211,6 +211,15 @@ describe.each(RESOURCES_UNDER_TEST)('$path: externalRef', (resource) => {
       await api.put(sut, team, target.id, { externalRef: 'MOVE-2' });
       expect(idsOf(await listed({ externalRef: 'MOVE-1' }))).toEqual([]);
       expect(idsOf(await listed({ externalRef: 'MOVE-2' }))).toEqual([target.id]);
+    });
+
+    it('refuses an externalRef given twice as not one string, not as too long', async () => {
+      await createWith('TWICE-1');
+      const twice = await sut
+        .http()
+        .get(`${path}?externalRef=TWICE-1&externalRef=TWICE-1`)
+        .set(...bearer(team));
+      expect(expectFieldError(twice, 'externalRef')).toBe('externalRef must be a string');
     });
 
     it('refuses an empty or too long externalRef', async () => {

@@ -46,9 +46,11 @@ export const ExternalRefFilter = (): PropertyDecorator =>
         'Only the record whose `externalRef` is exactly this (case-sensitive; trimmed): at most one, since it is unique per team.',
     }),
     IsOptional(),
-    MaxLength(EXTERNAL_REF_MAX_LENGTH),
-    IsNotEmpty(),
+    // Applied in this order, so checked in it, and only the first failure is told: a parameter given twice (an
+    // array) is "not a string", not "too long".
     IsString(),
+    IsNotEmpty(),
+    MaxLength(EXTERNAL_REF_MAX_LENGTH),
   );
 
 /** Whether a response class (a record's schema) carries `externalRef`. */
