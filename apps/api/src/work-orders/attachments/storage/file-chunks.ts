@@ -34,6 +34,7 @@ const IN_FLIGHT = 2;
 const uploadSlabs = new ChunkPool(256 * 1024, 32);
 /** Slabs being written to the disk per upload while the next fills; more waiting pauses the source. */
 const SLABS_IN_FLIGHT = 2;
+const cutShort = (): Error => new Error('the upload stream closed before its end');
 
 /**
  * Writes the first `size` bytes of an open file to `destination` through a few reused chunks: a chunk is read
@@ -100,7 +101,7 @@ export function writeThroughSlabs(body: Readable, writeAt: WriteAt): Promise<voi
   return new Promise((resolve, reject) => {
     // Destroyed before it could be listened to (a client gone while the file was being opened): no event will come.
     if (body.destroyed) {
-      reject(body.errored ?? new Error('the upload stream closed before its end'));
+      reject(body.errored ?? cutShort());
       return;
     }
     let slab = uploadSlabs.take();
@@ -163,7 +164,7 @@ export function writeThroughSlabs(body: Readable, writeAt: WriteAt): Promise<voi
     });
     body.once('error', fail);
     body.once('close', () => {
-      if (!ended) fail(new Error('the upload stream closed before its end'));
+      if (!ended) fail(cutShort());
     });
   });
 }
