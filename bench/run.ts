@@ -1,5 +1,6 @@
 // `npm run bench [-- --smoke]`: the service against the floor on the same seeded database, scenario by scenario.
 // See docs/benchmark.md.
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -81,20 +82,28 @@ async function measure(server: ServerUnderTest, scenario: Scenario, fixtures: Fi
   if (warmup > 0 && amount === undefined) {
     await drive(server, { ...options, durationSeconds: warmup, next: scenario.requests(fixtures) });
   }
+  // The warm-up's files written out first: the measured run starts with no dirty pages, as every server's does.
+  if (scenario.writesFiles) writeOutFiles();
   const result = await drive(server, {
     ...options,
     durationSeconds: duration,
     amount,
     next: scenario.requests(fixtures),
   });
-  // The files a server wrote go before the next one runs, so none is slowed by another's pages still being written
-  // out (their rows, if any, go with the run's other writes).
-  if (scenario.writesFiles) await emptyFolder(uploadDirOf(server.name));
+  // The files a server wrote are written out before the next one runs, so none is slowed by another's pages still
+  // being written; they are removed only after every server's run (`loadTest`), because ext4 skips the inodes of
+  // files deleted in the last minute when it makes a new file, at a cost per file made that grows with their number.
+  if (scenario.writesFiles) writeOutFiles();
   log(
     `  ${server.name.padEnd(7)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${result.p50.toFixed(1)} ms  p99 ${result.p99.toFixed(1)} ms` +
       (hasErrors(result) ? `  ERRORS ${JSON.stringify(result.failures)} + ${result.errors}` : ''),
   );
   return result;
+}
+
+/** Writes every dirty page out to disk (`sync`), so a measured run neither pays for nor leaves another's writeback. */
+function writeOutFiles(): void {
+  execFileSync('sync');
 }
 
 /** Removes what a server wrote; uploads still in flight when the load stopped may be writing meanwhile. */
@@ -161,6 +170,7 @@ async function loadTest(
       for (const server of order) measured.set(server.name, await measure(server, scenario, fixtures));
     } finally {
       await undo?.();
+      if (scenario.writesFiles) for (const server of order) await emptyFolder(uploadDirOf(server.name));
     }
     results.push({
       scenario: scenario.name,
