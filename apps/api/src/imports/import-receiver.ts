@@ -16,7 +16,8 @@ export const RECEIVE_BATCH = 1_000;
 export type ImportFormat = 'csv' | 'ndjson';
 
 const tooManyRows = () => new PayloadTooLargeException(`An import holds at most ${MAX_IMPORT_ROWS} rows`);
-const tooLarge = () => new PayloadTooLargeException(`An import body is at most ${MAX_IMPORT_BYTES} bytes (20 MiB)`);
+export const importTooLarge = (): PayloadTooLargeException =>
+  new PayloadTooLargeException(`An import body is at most ${MAX_IMPORT_BYTES} bytes (20 MiB)`);
 
 /**
  * The body as it arrives, refused (413) past the byte limit. Its bytes are hashed on the way: a body read to its
@@ -32,7 +33,7 @@ function limited(body: Readable): Readable {
     else if (bytes - chunk.length <= MAX_IMPORT_BYTES) {
       body.unpipe(out);
       body.resume();
-      out.destroy(tooLarge());
+      out.destroy(importTooLarge());
     }
   });
   body.on('end', () => {

@@ -1,4 +1,4 @@
-import { Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, HttpCode, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import {
@@ -22,6 +22,8 @@ import { ResourceCsvs } from '../exports/index.js';
 import { IMPORT_EXAMPLE_CSV } from './import-example.js';
 import { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS, type ImportFormat } from './import-receiver.js';
 import { ImportsService } from './imports.service.js';
+import { ReceivedImportBody, ReceiveImportGuard } from './receive-import.guard.js';
+import type { SpooledBody } from './spooled-body.js';
 
 const IMPORT_NOT_FOUND = { 404: 'Import not found' };
 
@@ -45,6 +47,7 @@ export class ImportsController {
   ) {}
 
   @Post()
+  @UseGuards(ReceiveImportGuard)
   @HttpCode(202)
   @ApiOperation({
     summary: 'Import records from CSV or NDJSON',
@@ -66,13 +69,23 @@ export class ImportsController {
     @TeamId() teamId: string,
     @Query() query: CreateImportQuery,
     @Req() request: Request,
+    @ReceivedImportBody() body: SpooledBody | undefined,
   ): Promise<{ data: ImportResponse }> {
     const format = formatOf(request);
     if (Number(request.headers['content-length'] ?? 0) > MAX_IMPORT_BYTES) {
       request.resume();
       throw new HttpException({ message: 'An import body is at most 20971520 bytes (20 MiB)' }, 413);
     }
-    return { data: await this.imports.create(teamId, query.resource, query.dryRun, format, request) };
+    // Received whole by ReceiveImportGuard (a body of the import's types within the limit): its rows are read from
+    // the file, so the transaction lasts as long as writing them, whatever the client's pace.
+    if (!body) throw new Error('the import body was not received before the route');
+    const rows = body.open();
+    try {
+      return { data: await this.imports.create(teamId, query.resource, query.dryRun, format, rows) };
+    } finally {
+      // Its file descriptor, should the import be refused before reading it to the end.
+      rows.destroy();
+    }
   }
 
   @Get()

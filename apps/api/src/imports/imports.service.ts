@@ -21,8 +21,9 @@ export class ImportsService {
 
   /**
    * Streams the body's rows into `import_rows` (batched inserts) and commits the import as `queued`, all in one
-   * transaction (the request's, with an Idempotency-Key): a refused or broken body leaves nothing behind. The job
-   * (ImportRunner) then runs it on any instance.
+   * transaction (the request's, with an Idempotency-Key): a refused or broken body leaves nothing behind. The body
+   * is the request's, already received into a file (`ReceiveImportGuard`), so the transaction does not wait for the
+   * client. The job (ImportRunner) then runs it on any instance.
    */
   async create(
     teamId: string,

@@ -175,6 +175,15 @@ export class AppConfig {
   @MinLength(32, { message: 'DASHBOARD_SECRET must be at least 32 characters' })
   DASHBOARD_SECRET?: string;
 
+  /**
+   * Where an import's body is received before its rows are read (a file per import, removed once answered); unset:
+   * the system's temporary folder (`TMPDIR`).
+   */
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  IMPORT_SPOOL_DIR?: string;
+
   /** Where uploaded files' bytes are kept: `local` (files under STORAGE_DIR) or `s3` (a bucket, the S3_* variables). */
   @IsIn(['local', 's3'], { message: 'STORAGE_DRIVER must be local or s3' })
   STORAGE_DRIVER: 'local' | 's3' = 'local';

@@ -1,0 +1,137 @@
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SPOOL_FILE_PREFIX } from '../apps/api/src/imports/spooled-body.js';
+import { createUnit, createWorkOrder } from './factories/work-orders.js';
+import { rawConnection } from './support/service-process.js';
+import { bearer, createTestApp, type Team, type TestApp } from './support/test-app.js';
+import { until } from './support/until.js';
+
+// "Safe under load and bad input": a client may send a big body slowly (an import's rows, a photo), and while it
+// arrives the service holds no database connection, so a few slow clients cannot take the pool from everyone else.
+// The app gets a pool of two connections, then three imports and three uploads that stop half-way. Other requests
+// still answer and no session waits in a transaction; once the bodies are complete, each is taken.
+
+jest.setTimeout(120_000);
+
+const SLOW = 3;
+const ROWS = 200;
+const CSV =
+  'externalRef,addressLine1,city,postcode,country\n' +
+  Array.from({ length: ROWS }, (_, index) => `SLOW-${index + 1},${index + 1} Slow Lane,Leeds,LS1 1AA,GB\n`).join('');
+const BOUNDARY = 'slow-body-boundary';
+const PHOTO = Buffer.concat([
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+  Buffer.alloc(256 << 10, 3),
+]);
+const UPLOAD = Buffer.concat([
+  Buffer.from(
+    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="slow.png"\r\n` +
+      'Content-Type: image/png\r\n\r\n',
+  ),
+  PHOTO,
+  Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
+]);
+
+/** Sends a request's head and the first `sent` bytes of its body; `finish` sends the rest, `answer` is the reply. */
+function startSlowly(port: number, team: Team, path: string, type: string, body: Buffer, sent: number) {
+  const connection = rawConnection(port);
+  connection.socket.write(
+    `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${bearer(team)[1]}\r\nContent-Type: ${type}\r\n` +
+      `Content-Length: ${body.length}\r\nConnection: close\r\n\r\n`,
+  );
+  connection.socket.write(body.subarray(0, sent));
+  return {
+    answer: connection.answer,
+    finish: () => connection.socket.write(body.subarray(sent)),
+    close: () => connection.socket.destroy(),
+  };
+}
+
+const statusOf = (answer: string): number => Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1]);
+
+describe('bodies that arrive slowly', () => {
+  let sut: TestApp;
+  let team: Team;
+  let port: number;
+  let spoolDir: string;
+  let storageDir: string;
+  // Closed at the end whatever happened, so the app can close.
+  const started: ReturnType<typeof startSlowly>[] = [];
+  beforeAll(async () => {
+    storageDir = await mkdtemp(join(tmpdir(), 'slow-uploads-'));
+    spoolDir = await mkdtemp(join(tmpdir(), 'slow-imports-'));
+    sut = await createTestApp({ config: { DB_POOL_SIZE: 2, STORAGE_DIR: storageDir, IMPORT_SPOOL_DIR: spoolDir } });
+    await sut.app.listen(0, '127.0.0.1');
+    port = (sut.app.getHttpServer().address() as AddressInfo).port;
+    team = await sut.createTeam();
+  });
+  afterAll(async () => {
+    for (const body of started) body.close();
+    await sut.close();
+    await rm(spoolDir, { recursive: true, force: true });
+    await rm(storageDir, { recursive: true, force: true });
+  });
+
+  const spooled = async (): Promise<string[]> =>
+    (await readdir(spoolDir)).filter((name) => name.startsWith(SPOOL_FILE_PREFIX));
+
+  it('hold no database connection while they arrive, and are taken once complete', async () => {
+    const unit = await createUnit(sut, team);
+    const workOrder = await createWorkOrder(sut, team, unit.id);
+    const csv = Buffer.from(CSV);
+    const imports = Array.from({ length: SLOW }, () =>
+      startSlowly(port, team, '/v1/imports?resource=units', 'text/csv', csv, csv.length >> 1),
+    );
+    const uploads = Array.from({ length: SLOW }, () =>
+      startSlowly(
+        port,
+        team,
+        `/v1/work-orders/${workOrder.id}/attachments`,
+        `multipart/form-data; boundary=${BOUNDARY}`,
+        UPLOAD,
+        UPLOAD.length >> 1,
+      ),
+    );
+    started.push(...imports, ...uploads);
+    // Each is being received: the imports' bodies into their files, the uploads' keys listed for the cleanup (which
+    // is committed before their bytes are stored).
+    await until(async () => (await spooled()).length === SLOW, 'the imports being received');
+    await until(
+      async () =>
+        (
+          await sut.sql<{ n: number }>(
+            `SELECT count(*)::int AS n FROM attachment_objects WHERE storage_key LIKE $1 || '/%'`,
+            [team.teamId],
+          )
+        )[0].n === SLOW,
+      'the uploads being received',
+    );
+
+    const units = await sut
+      .http()
+      .get('/v1/units')
+      .set(...bearer(team));
+    expect(units.status).toBe(200);
+    const waiting = await sut.sql<{ n: number }>(
+      `SELECT count(*)::int AS n FROM pg_stat_activity
+        WHERE datname = current_database() AND state LIKE 'idle in transaction%'`,
+    );
+    expect(waiting[0].n).toBe(0);
+
+    for (const body of [...imports, ...uploads]) body.finish();
+    const answers = await Promise.all([...imports, ...uploads].map((body) => body.answer));
+    expect(answers.slice(0, SLOW).map(statusOf)).toEqual(Array(SLOW).fill(202));
+    expect(answers.slice(SLOW).map(statusOf)).toEqual(Array(SLOW).fill(201));
+    // Each import read every row of its body, and its file is gone once answered.
+    const listed = await sut
+      .http()
+      .get('/v1/imports')
+      .set(...bearer(team));
+    const totals = (listed.body as { data: { totalRows: number }[] }).data.map((item) => item.totalRows);
+    expect(totals).toEqual(Array(SLOW).fill(ROWS));
+    await until(async () => (await spooled()).length === 0, 'the imports’ files removed');
+  });
+});
