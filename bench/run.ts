@@ -91,8 +91,9 @@ async function measure(server: ServerUnderTest, scenario: Scenario, fixtures: Fi
     next: scenario.requests(fixtures),
   });
   // The files a server wrote are written out before the next one runs, so none is slowed by another's pages still
-  // being written; they are removed only after every server's run (`loadTest`), because ext4 skips the inodes of
-  // files deleted in the last minute when it makes a new file, at a cost per file made that grows with their number.
+  // being written; they are removed only after every server's run (`loadTest`), because ext4 without a journal (as
+  // on the machine this was measured on) skips the inodes of files deleted in the last minute when it makes a new
+  // file, at a cost per file made that grows with their number.
   if (scenario.writesFiles) writeOutFiles();
   log(
     `  ${server.name.padEnd(7)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${result.p50.toFixed(1)} ms  p99 ${result.p99.toFixed(1)} ms` +
@@ -103,7 +104,7 @@ async function measure(server: ServerUnderTest, scenario: Scenario, fixtures: Fi
 
 /** Writes every dirty page out to disk (`sync`), so a measured run neither pays for nor leaves another's writeback. */
 function writeOutFiles(): void {
-  execFileSync('sync');
+  execFileSync('sync', { timeout: 120_000 });
 }
 
 /** Removes what a server wrote; uploads still in flight when the load stopped may be writing meanwhile. */
@@ -169,8 +170,11 @@ async function loadTest(
     try {
       for (const server of order) measured.set(server.name, await measure(server, scenario, fixtures));
     } finally {
-      await undo?.();
-      if (scenario.writesFiles) for (const server of order) await emptyFolder(uploadDirOf(server.name));
+      try {
+        await undo?.();
+      } finally {
+        if (scenario.writesFiles) for (const server of order) await emptyFolder(uploadDirOf(server.name));
+      }
     }
     results.push({
       scenario: scenario.name,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readlink, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -77,11 +77,19 @@ describe('bodies that arrive slowly', () => {
 
   const spooled = async (): Promise<string[]> =>
     (await readdir(spoolDir)).filter((name) => name.startsWith(SPOOL_FILE_PREFIX));
+  /** This process's open descriptors of spooled bodies (the app runs in it): their files are deleted, not closed. */
+  const spoolDescriptors = async (): Promise<string[]> => {
+    const targets = await Promise.all(
+      (await readdir('/proc/self/fd')).map((fd) => readlink(join('/proc/self/fd', fd)).catch(() => '')),
+    );
+    return targets.filter((target) => target.startsWith(join(spoolDir, SPOOL_FILE_PREFIX)));
+  };
 
   it('hold no database connection while they arrive, and are taken once complete', async () => {
     const unit = await createUnit(sut, team);
     const workOrder = await createWorkOrder(sut, team, unit.id);
     const csv = Buffer.from(CSV);
+    const [{ now: before }] = await sut.sql<{ now: Date }>('SELECT clock_timestamp() AS now');
     const imports = Array.from({ length: SLOW }, () =>
       startSlowly(port, team, '/v1/imports?resource=units', 'text/csv', csv, csv.length >> 1),
     );
@@ -115,9 +123,11 @@ describe('bodies that arrive slowly', () => {
       .get('/v1/units')
       .set(...bearer(team));
     expect(units.status).toBe(200);
+    // No transaction began before the bodies did and is still open (one held for a body would be).
     const waiting = await sut.sql<{ n: number }>(
       `SELECT count(*)::int AS n FROM pg_stat_activity
-        WHERE datname = current_database() AND state LIKE 'idle in transaction%'`,
+        WHERE datname = current_database() AND pid <> pg_backend_pid() AND xact_start < $1`,
+      [before],
     );
     expect(waiting[0].n).toBe(0);
 
@@ -132,6 +142,39 @@ describe('bodies that arrive slowly', () => {
       .set(...bearer(team));
     const totals = (listed.body as { data: { totalRows: number }[] }).data.map((item) => item.totalRows);
     expect(totals).toEqual(Array(SLOW).fill(ROWS));
-    await until(async () => (await spooled()).length === 0, 'the imports’ files removed');
+    expect(await spooled()).toEqual([]);
+    await until(async () => (await spoolDescriptors()).length === 0, 'the imports’ descriptors closed');
+  });
+
+  it('keep nothing of an import whose client goes away half-way, and still answer', async () => {
+    const other = await sut.createTeam('Leaves half-way');
+    const csv = Buffer.from(CSV);
+    const body = startSlowly(port, other, '/v1/imports?resource=units', 'text/csv', csv, csv.length >> 1);
+    started.push(body);
+    await until(async () => (await spooled()).length === 1, 'the import being received');
+    body.close();
+    await until(async () => (await spooled()).length === 0, 'its file removed');
+    await until(async () => (await spoolDescriptors()).length === 0, 'its descriptor closed');
+    const listed = await sut
+      .http()
+      .get('/v1/imports')
+      .set(...bearer(other));
+    expect(listed.status).toBe(200);
+    expect((listed.body as { pagination: { total: number } }).pagination.total).toBe(0);
+  });
+
+  it('leave no file or descriptor behind when a client sends an import whole and leaves at once', async () => {
+    const other = await sut.createTeam('Leaves at once');
+    const csv = Buffer.from(CSV);
+    const body = startSlowly(port, other, '/v1/imports?resource=units', 'text/csv', csv, csv.length);
+    started.push(body);
+    body.close();
+    // Taken or not (depending on whether its rows were being written when the client left), nothing stays open.
+    await until(async () => (await spoolDescriptors()).length === 0 && (await spooled()).length === 0, 'nothing left');
+    const units = await sut
+      .http()
+      .get('/v1/units')
+      .set(...bearer(other));
+    expect(units.status).toBe(200);
   });
 });

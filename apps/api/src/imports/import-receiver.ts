@@ -1,9 +1,8 @@
-import { createHash } from 'node:crypto';
 import { StringDecoder } from 'node:string_decoder';
 import { PassThrough, type Readable } from 'node:stream';
 import { BadRequestException, PayloadTooLargeException } from '@nestjs/common';
 import { parse } from 'csv-parse';
-import { CsvCellError, csvValueOf, setBodyDigest } from '@app/common';
+import { CsvCellError, csvValueOf } from '@app/common';
 import type { ImportColumns } from '../csv/index.js';
 import type { StoredImportRow } from './imports.repository.js';
 
@@ -20,24 +19,19 @@ export const importTooLarge = (): PayloadTooLargeException =>
   new PayloadTooLargeException(`An import body is at most ${MAX_IMPORT_BYTES} bytes (20 MiB)`);
 
 /**
- * The body as it arrives, refused (413) past the byte limit. Its bytes are hashed on the way: a body read to its
- * end within the limit leaves its digest, what an `Idempotency-Key` retry is compared by (`setBodyDigest`).
+ * The body as it is read, refused (413) past the byte limit (already enforced as the request's body was received,
+ * `ReceiveImportGuard`; kept here so the rows are never read past it whatever hands them over).
  */
 function limited(body: Readable): Readable {
   let bytes = 0;
-  const hash = createHash('sha256');
   const out = new PassThrough();
   body.on('data', (chunk: Buffer) => {
     bytes += chunk.length;
-    if (bytes <= MAX_IMPORT_BYTES) hash.update(chunk);
-    else if (bytes - chunk.length <= MAX_IMPORT_BYTES) {
+    if (bytes > MAX_IMPORT_BYTES && bytes - chunk.length <= MAX_IMPORT_BYTES) {
       body.unpipe(out);
       body.resume();
       out.destroy(importTooLarge());
     }
-  });
-  body.on('end', () => {
-    if (bytes <= MAX_IMPORT_BYTES) setBodyDigest(body, hash.digest('hex'));
   });
   body.on('error', (error) => out.destroy(error));
   body.pipe(out);

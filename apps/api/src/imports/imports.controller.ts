@@ -1,5 +1,6 @@
 import { Controller, Get, HttpCode, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { Readable } from 'node:stream';
 import type { Request, Response } from 'express';
 import {
   ApiDataResponse,
@@ -22,8 +23,7 @@ import { ResourceCsvs } from '../exports/index.js';
 import { IMPORT_EXAMPLE_CSV } from './import-example.js';
 import { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS, type ImportFormat } from './import-receiver.js';
 import { ImportsService } from './imports.service.js';
-import { ReceivedImportBody, ReceiveImportGuard } from './receive-import.guard.js';
-import type { SpooledBody } from './spooled-body.js';
+import { ReceivedImportRows, ReceiveImportGuard } from './receive-import.guard.js';
 
 const IMPORT_NOT_FOUND = { 404: 'Import not found' };
 
@@ -69,7 +69,7 @@ export class ImportsController {
     @TeamId() teamId: string,
     @Query() query: CreateImportQuery,
     @Req() request: Request,
-    @ReceivedImportBody() body: SpooledBody | undefined,
+    @ReceivedImportRows() rows: Readable | undefined,
   ): Promise<{ data: ImportResponse }> {
     const format = formatOf(request);
     if (Number(request.headers['content-length'] ?? 0) > MAX_IMPORT_BYTES) {
@@ -78,8 +78,7 @@ export class ImportsController {
     }
     // Received whole by ReceiveImportGuard (a body of the import's types within the limit): its rows are read from
     // the file, so the transaction lasts as long as writing them, whatever the client's pace.
-    if (!body) throw new Error('the import body was not received before the route');
-    const rows = body.open();
+    if (!rows) throw new Error('the import body was not received before the route');
     try {
       return { data: await this.imports.create(teamId, query.resource, query.dryRun, format, rows) };
     } finally {

@@ -22,8 +22,8 @@ export class ImportsService {
   /**
    * Streams the body's rows into `import_rows` (batched inserts) and commits the import as `queued`, all in one
    * transaction (the request's, with an Idempotency-Key): a refused or broken body leaves nothing behind. The body
-   * is the request's, already received into a file (`ReceiveImportGuard`), so the transaction does not wait for the
-   * client. The job (ImportRunner) then runs it on any instance.
+   * was received whole before (`ReceiveImportGuard`) and is read here from its file, so the transaction does not
+   * wait for the client. The job (ImportRunner) then runs it on any instance.
    */
   async create(
     teamId: string,

@@ -1,43 +1,66 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { unlink } from 'node:fs/promises';
+import { createReadStream, createWriteStream, type ReadStream } from 'node:fs';
+import { mkdir, unlink } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Readable } from 'node:stream';
+import { once } from 'node:events';
 import { BadRequestException } from '@nestjs/common';
 
 /** The prefix of a spooled body's file name (in the system's temporary folder unless told otherwise). */
 export const SPOOL_FILE_PREFIX = 'property-portfolio-import-';
 
-/** A request body received whole into a temporary file: read it as often as needed, then `remove` it. */
+/** A request body received whole, to be read from the start through `rows` (a descriptor its file no longer needs). */
 export interface SpooledBody {
-  path: string;
   bytes: number;
   /** The SHA-256 of its bytes (lowercase hex). */
   digest: string;
-  open(): Readable;
-  /** Deletes the file; safe to repeat. */
-  remove(): Promise<void>;
+  /** The bytes, from an open descriptor: the file itself is already deleted. Destroy it if it is not read to its end. */
+  rows: ReadStream;
 }
 
 export interface SpoolOptions {
   /** More bytes than this refuse the body with `tooLarge()`. */
   limit: number;
   tooLarge: () => Error;
-  /** Where the file goes: the system's temporary folder by default. */
+  /** Where the file goes (made if missing): the system's temporary folder by default. */
   folder?: string;
 }
 
+const cutOff = (): BadRequestException => new BadRequestException('The request body ended before all of it arrived');
+
 /**
  * Receives a request's body into a new temporary file (readable by this user only), counted and hashed on the way,
- * so whatever reads it afterwards reads at the disk's pace, not the client's. Refuses a body over `limit` as soon as
- * it passes it, and one whose client goes away before its end (400); either way the file is deleted before the
- * refusal, and the rest of a body over the limit is read and dropped so the answer can still be sent.
+ * so whatever reads it afterwards reads at the disk's pace, not the client's. Once it is whole, the file is opened
+ * for reading and deleted at once: nothing is left on disk, whatever happens to the request afterwards, and the
+ * descriptor keeps the bytes until `rows` is read or destroyed. Refuses a body over `limit` as soon as it passes it,
+ * and one whose client goes away before its end (400); either way the file is deleted before the refusal, and the
+ * rest of a body over the limit is read and dropped so the answer can still be sent.
  */
-export function spoolBody(body: IncomingMessage, options: SpoolOptions): Promise<SpooledBody> {
-  const path = join(options.folder ?? tmpdir(), `${SPOOL_FILE_PREFIX}${randomUUID()}`);
+export async function spoolBody(body: IncomingMessage, options: SpoolOptions): Promise<SpooledBody> {
+  const folder = options.folder ?? tmpdir();
+  if (options.folder) await mkdir(folder, { recursive: true });
+  const path = join(folder, `${SPOOL_FILE_PREFIX}${randomUUID()}`);
   const remove = (): Promise<void> => unlink(path).catch(() => undefined);
+  const { bytes, digest } = await receive(body, path, options, remove);
+  const rows = createReadStream(path);
+  try {
+    await once(rows, 'open');
+  } finally {
+    await remove();
+  }
+  return { bytes, digest, rows };
+}
+
+/** The body into the file at `path`: its size and SHA-256; on a refusal, the file removed first. */
+function receive(
+  body: IncomingMessage,
+  path: string,
+  options: SpoolOptions,
+  remove: () => Promise<void>,
+): Promise<{ bytes: number; digest: string }> {
+  // A client gone before the body was looked at (while the key was checked): its stream will say nothing more.
+  if (body.destroyed || body.readableAborted) return Promise.reject(cutOff());
   const hash = createHash('sha256');
   let bytes = 0;
   return new Promise((resolve, reject) => {
@@ -72,14 +95,14 @@ export function spoolBody(body: IncomingMessage, options: SpoolOptions): Promise
     body.once('end', () => {
       if (!failed) file.end();
     });
+    // A client that goes away mid-body: Node reports `aborted` (an error, once someone listens) and `close`.
     body.once('close', () => {
-      if (!body.complete) fail(new BadRequestException('The request body ended before all of it arrived'));
+      if (!body.complete) fail(cutOff());
     });
-    body.once('error', fail);
+    body.once('error', (error: Error) => fail(body.complete ? error : cutOff()));
     file.once('error', fail);
     file.once('finish', () => {
-      if (failed) return;
-      resolve({ path, bytes, digest: hash.digest('hex'), open: () => createReadStream(path), remove });
+      if (!failed) resolve({ bytes, digest: hash.digest('hex') });
     });
   });
 }

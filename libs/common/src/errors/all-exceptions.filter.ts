@@ -3,7 +3,7 @@ import type { Response } from 'express';
 import { QueryFailedError } from 'typeorm';
 import type { AuthenticatedRequest } from '../auth/caller.js';
 import { aboutRequest } from '../logging/request-context.js';
-import { DomainError, DomainErrorKind } from './domain-errors.js';
+import { ClientGoneError, DomainError, DomainErrorKind } from './domain-errors.js';
 
 const STATUS_OF_KIND: Record<DomainErrorKind, number> = {
   not_found: HttpStatus.NOT_FOUND,
@@ -11,6 +11,7 @@ const STATUS_OF_KIND: Record<DomainErrorKind, number> = {
   conflict: HttpStatus.CONFLICT,
   unavailable: HttpStatus.SERVICE_UNAVAILABLE,
   gone: HttpStatus.GONE,
+  client_gone: ClientGoneError.STATUS,
 };
 
 const ROUTE_NOT_FOUND = 'Route not found';

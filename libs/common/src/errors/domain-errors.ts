@@ -1,5 +1,5 @@
 /** Failures the services raise; the exception filter maps each kind to one HTTP status. */
-export type DomainErrorKind = 'not_found' | 'invalid_reference' | 'conflict' | 'unavailable' | 'gone';
+export type DomainErrorKind = 'not_found' | 'invalid_reference' | 'conflict' | 'unavailable' | 'gone' | 'client_gone';
 
 export class DomainError extends Error {
   constructor(
@@ -28,5 +28,17 @@ export class InvalidReferenceError extends DomainError {
 export class ConflictError extends DomainError {
   constructor(message: string) {
     super('conflict', message);
+  }
+}
+
+/**
+ * The client closed its connection before the request could be carried out (499, as nginx names it): nobody reads
+ * the answer, and it is never stored for an `Idempotency-Key` retry, which runs anew.
+ */
+export class ClientGoneError extends DomainError {
+  static readonly STATUS = 499;
+
+  constructor(message: string) {
+    super('client_gone', message);
   }
 }

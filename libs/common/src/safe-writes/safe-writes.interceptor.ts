@@ -15,7 +15,7 @@ import { from, lastValueFrom, Observable } from 'rxjs';
 import { DataSource, EntityManager } from 'typeorm';
 import type { AuthenticatedRequest } from '../auth/caller.js';
 import { Clock } from '../clock/clock.js';
-import { ConflictError, RecordNotFoundError } from '../errors/domain-errors.js';
+import { ClientGoneError, ConflictError, RecordNotFoundError } from '../errors/domain-errors.js';
 import { describeFailure } from '../errors/all-exceptions.filter.js';
 import { runInTransaction } from '../persistence/transactions.js';
 import { isUuid } from '../validation/id-param.js';
@@ -155,8 +155,10 @@ export class SafeWritesInterceptor implements NestInterceptor {
     } catch (error) {
       await manager.query('ROLLBACK TO SAVEPOINT safe_write');
       const failure = describeFailure(error);
-      // 5xx and 429 are not stored (a retry runs anew); the transaction rolls back with the error.
-      if (!failure || failure.status >= 500 || failure.status === 429) throw error;
+      // 5xx, 429 and a client gone before its answer are not stored (a retry runs anew); the transaction rolls back.
+      if (!failure || failure.status >= 500 || failure.status === 429 || failure.status === ClientGoneError.STATUS) {
+        throw error;
+      }
       const body = JSON.stringify({ error: failure.error });
       const answer = await answerOf();
       // A streamed body refused before its route read it through has no fingerprint: not stored, a retry runs anew.
