@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { mkdtemp, readdir, readlink, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readlink, realpath, rm } from 'node:fs/promises';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,11 +37,11 @@ const UPLOAD = Buffer.concat([
 ]);
 
 /** Sends a request's head and the first `sent` bytes of its body; `finish` sends the rest, `answer` is the reply. */
-function startSlowly(port: number, team: Team, path: string, type: string, body: Buffer, sent: number) {
+function startSlowly(port: number, team: Team, path: string, type: string, body: Buffer, sent: number, extra = '') {
   const connection = rawConnection(port);
   connection.socket.write(
     `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${bearer(team)[1]}\r\nContent-Type: ${type}\r\n` +
-      `Content-Length: ${body.length}\r\nConnection: close\r\n\r\n`,
+      `Content-Length: ${body.length}\r\nConnection: close\r\n${extra}\r\n`,
   );
   connection.socket.write(body.subarray(0, sent));
   return {
@@ -60,12 +61,22 @@ describe('bodies that arrive slowly', () => {
   let storageDir: string;
   // Closed at the end whatever happened, so the app can close.
   const started: ReturnType<typeof startSlowly>[] = [];
+  const importAnswers: ServerResponse[] = [];
+  /** Until every import request the server has seen so far is over on its side (answered, or its client gone). */
+  const importsSettled = () =>
+    until(() => importAnswers.every((response) => response.closed), 'the import requests over');
   beforeAll(async () => {
     storageDir = await mkdtemp(join(tmpdir(), 'slow-uploads-'));
-    spoolDir = await mkdtemp(join(tmpdir(), 'slow-imports-'));
+    // Its real path: the descriptors' targets are read as such.
+    spoolDir = await realpath(await mkdtemp(join(tmpdir(), 'slow-imports-')));
     sut = await createTestApp({ config: { DB_POOL_SIZE: 2, STORAGE_DIR: storageDir, IMPORT_SPOOL_DIR: spoolDir } });
     await sut.app.listen(0, '127.0.0.1');
-    port = (sut.app.getHttpServer().address() as AddressInfo).port;
+    const server: Server = sut.app.getHttpServer();
+    port = (server.address() as AddressInfo).port;
+    // Each import's answer as the server sees it: its 'close' marks the end of the request's life there.
+    server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+      if (request.method === 'POST' && request.url?.startsWith('/v1/imports')) importAnswers.push(response);
+    });
     team = await sut.createTeam();
   });
   afterAll(async () => {
@@ -89,7 +100,6 @@ describe('bodies that arrive slowly', () => {
     const unit = await createUnit(sut, team);
     const workOrder = await createWorkOrder(sut, team, unit.id);
     const csv = Buffer.from(CSV);
-    const [{ now: before }] = await sut.sql<{ now: Date }>('SELECT clock_timestamp() AS now');
     const imports = Array.from({ length: SLOW }, () =>
       startSlowly(port, team, '/v1/imports?resource=units', 'text/csv', csv, csv.length >> 1),
     );
@@ -123,13 +133,17 @@ describe('bodies that arrive slowly', () => {
       .get('/v1/units')
       .set(...bearer(team));
     expect(units.status).toBe(200);
-    // No transaction began before the bodies did and is still open (one held for a body would be).
-    const waiting = await sut.sql<{ n: number }>(
-      `SELECT count(*)::int AS n FROM pg_stat_activity
-        WHERE datname = current_database() AND pid <> pg_backend_pid() AND xact_start < $1`,
-      [before],
-    );
-    expect(waiting[0].n).toBe(0);
+    // No client session waits in a transaction: one held for a body would stay so until the body ends (a background
+    // job's, between two of its statements, passes at once).
+    const waiting = async () =>
+      (
+        await sut.sql<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_stat_activity
+            WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'
+              AND state LIKE 'idle in transaction%'`,
+        )
+      )[0].n;
+    await until(async () => (await waiting()) === 0, 'no session waiting in a transaction', 5_000);
 
     for (const body of [...imports, ...uploads]) body.finish();
     const answers = await Promise.all([...imports, ...uploads].map((body) => body.answer));
@@ -166,15 +180,49 @@ describe('bodies that arrive slowly', () => {
   it('leave no file or descriptor behind when a client sends an import whole and leaves at once', async () => {
     const other = await sut.createTeam('Leaves at once');
     const csv = Buffer.from(CSV);
+    const seen = importAnswers.length;
     const body = startSlowly(port, other, '/v1/imports?resource=units', 'text/csv', csv, csv.length);
     started.push(body);
+    await until(() => importAnswers.length === seen + 1, 'the server seeing the request');
     body.close();
     // Taken or not (depending on whether its rows were being written when the client left), nothing stays open.
-    await until(async () => (await spoolDescriptors()).length === 0 && (await spooled()).length === 0, 'nothing left');
+    await importsSettled();
+    await until(async () => (await spoolDescriptors()).length === 0, 'its descriptor closed');
+    expect(await spooled()).toEqual([]);
     const units = await sut
       .http()
       .get('/v1/units')
       .set(...bearer(other));
     expect(units.status).toBe(200);
+  });
+
+  it('close the rows of an import whose query is refused after its body arrived, and take a spaced resource', async () => {
+    const other = await sut.createTeam('Odd queries');
+    const refused = await sut
+      .http()
+      .post('/v1/imports?resource=units&dryRun=maybe')
+      .set(...bearer(other))
+      .set('Content-Type', 'text/csv')
+      .send(CSV);
+    expect(refused.status).toBe(400);
+    expect((refused.body as { error: string }).error).toMatch(/dryRun/);
+    await until(async () => (await spoolDescriptors()).length === 0, 'the refused import’s descriptor closed');
+    // Query values are trimmed before they are checked: the resource is the same with spaces around it.
+    const spaced = await sut
+      .http()
+      .post('/v1/imports?resource=%20units%20')
+      .set(...bearer(other))
+      .set('Content-Type', 'text/csv')
+      .send(CSV);
+    expect(spaced.status).toBe(202);
+    expect((spaced.body as { data: { totalRows: number } }).data.totalRows).toBe(ROWS);
+    const other415 = await sut
+      .http()
+      .post('/v1/imports?resource=units')
+      .set(...bearer(other))
+      .set('Content-Type', 'application/json')
+      .send({ rows: [] });
+    expect(other415.status).toBe(415);
+    expect(await spooled()).toEqual([]);
   });
 });

@@ -1,6 +1,5 @@
 import { Controller, Get, HttpCode, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
-import type { Readable } from 'node:stream';
 import type { Request, Response } from 'express';
 import {
   ApiDataResponse,
@@ -16,25 +15,20 @@ import {
   TeamId,
   type Page,
 } from '@app/common';
-import { HttpException, HttpStatus } from '@nestjs/common';
 import { CreateImportQuery, ImportTemplateQuery } from './dto/create-import.query.js';
 import { ImportErrorResponse, ImportResponse } from './dto/import.response.js';
 import { ResourceCsvs } from '../exports/index.js';
 import { IMPORT_EXAMPLE_CSV } from './import-example.js';
-import { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS, type ImportFormat } from './import-receiver.js';
+import { MAX_IMPORT_ROWS, type ImportFormat } from './import-receiver.js';
 import { ImportsService } from './imports.service.js';
-import { ReceivedImportRows, ReceiveImportGuard } from './receive-import.guard.js';
+import { ReceivedImport, ReceiveImportGuard } from './receive-import.guard.js';
+import type { ReceivedRows } from './spooled-body.js';
 
 const IMPORT_NOT_FOUND = { 404: 'Import not found' };
 
-/** The body's format from its Content-Type; 415 for any other. */
+/** The body's format from its Content-Type (`ReceiveImportGuard` refused any other with 415). */
 function formatOf(request: Request): ImportFormat {
-  if (request.is('text/csv')) return 'csv';
-  if (request.is('application/x-ndjson')) return 'ndjson';
-  throw new HttpException(
-    { message: 'Content-Type must be text/csv or application/x-ndjson' },
-    HttpStatus.UNSUPPORTED_MEDIA_TYPE,
-  );
+  return request.is('application/x-ndjson') ? 'ndjson' : 'csv';
 }
 
 @ApiTags('Imports')
@@ -69,18 +63,14 @@ export class ImportsController {
     @TeamId() teamId: string,
     @Query() query: CreateImportQuery,
     @Req() request: Request,
-    @ReceivedImportRows() rows: Readable | undefined,
+    @ReceivedImport() received: ReceivedRows | undefined,
   ): Promise<{ data: ImportResponse }> {
-    const format = formatOf(request);
-    if (Number(request.headers['content-length'] ?? 0) > MAX_IMPORT_BYTES) {
-      request.resume();
-      throw new HttpException({ message: 'An import body is at most 20971520 bytes (20 MiB)' }, 413);
-    }
     // Received whole by ReceiveImportGuard (a body of the import's types within the limit): its rows are read from
     // the file, so the transaction lasts as long as writing them, whatever the client's pace.
-    if (!rows) throw new Error('the import body was not received before the route');
+    if (!received) throw new Error('the import body was not received before the route');
+    const rows = received.take();
     try {
-      return { data: await this.imports.create(teamId, query.resource, query.dryRun, format, rows) };
+      return { data: await this.imports.create(teamId, query.resource, query.dryRun, formatOf(request), rows) };
     } finally {
       // Its file descriptor, should the import be refused before reading it to the end.
       rows.destroy();

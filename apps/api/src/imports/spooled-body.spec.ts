@@ -1,12 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { once } from 'node:events';
 import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import { BadRequestException } from '@nestjs/common';
-import { spoolBody } from './spooled-body.js';
+import { ClientGoneError } from '@app/common';
+import { ReceivedRows, spoolBody } from './spooled-body.js';
 
 /** A request body as the HTTP server hands it over: a stream that knows whether it arrived whole. */
 function requestBody(): PassThrough & { complete: boolean } {
@@ -135,10 +138,72 @@ describe('spoolBody', () => {
     expect(await readdir(folder)).toEqual([]);
   });
 
+  it('refuses (400) a body whose bytes had all arrived but not yet been read when its client went away', async () => {
+    const body = requestBody();
+    const received = spool(body);
+    body.write('externalRef,city\nU-1,Leeds\n');
+    await listened(body);
+    // Node's parser has seen the whole body (complete), but the stream still holds some of it when the socket goes.
+    body.complete = true;
+    body.destroy(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
+    await expect(received).rejects.toBeInstanceOf(BadRequestException);
+    expect(await readdir(folder)).toEqual([]);
+  });
+
   it('refuses (400) a body whose client was gone before it was looked at, making no file', async () => {
     const body = requestBody();
     body.destroy();
     await expect(spool(body)).rejects.toBeInstanceOf(BadRequestException);
     expect(await readdir(folder)).toEqual([]);
+  });
+});
+
+describe('ReceivedRows', () => {
+  let folder: string;
+  beforeEach(async () => {
+    folder = await mkdtemp(join(tmpdir(), 'received-rows-'));
+  });
+  afterEach(() => rm(folder, { recursive: true, force: true }));
+
+  const openRows = async () => {
+    const path = join(folder, 'rows');
+    await writeFile(path, 'externalRef\nU-1\n');
+    const rows = createReadStream(path);
+    await once(rows, 'open');
+    return rows;
+  };
+  const answer = () =>
+    new Writable({
+      write: (_chunk, _encoding, done) => done(),
+    });
+
+  it('closes rows nobody took once the answer has gone out (a replay, a refused query)', async () => {
+    const rows = await openRows();
+    const sent = answer();
+    new ReceivedRows(rows, sent);
+    sent.end();
+    await once(rows, 'close');
+    expect(rows.destroyed).toBe(true);
+  });
+
+  it('leaves rows the route took to the route', async () => {
+    const rows = await openRows();
+    const sent = answer();
+    const received = new ReceivedRows(rows, sent);
+    expect(received.take()).toBe(rows);
+    sent.end();
+    await once(sent, 'finish');
+    await new Promise((done) => setImmediate(done));
+    expect(rows.destroyed).toBe(false);
+    rows.destroy();
+  });
+
+  it('answers 499 to a route that comes for rows closed because its client went away', async () => {
+    const rows = await openRows();
+    const sent = answer();
+    const received = new ReceivedRows(rows, sent);
+    sent.destroy();
+    await once(rows, 'close');
+    expect(() => received.take()).toThrow(ClientGoneError);
   });
 });

@@ -5,6 +5,8 @@ import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
+import { finished } from 'node:stream';
+import { ClientGoneError } from '@app/common';
 import { BadRequestException } from '@nestjs/common';
 
 /** The prefix of a spooled body's file name (in the system's temporary folder unless told otherwise). */
@@ -95,14 +97,42 @@ function receive(
     body.once('end', () => {
       if (!failed) file.end();
     });
-    // A client that goes away mid-body: Node reports `aborted` (an error, once someone listens) and `close`.
+    // A client that goes away before the body was read to its end (even one whose bytes had all arrived, still
+    // waiting in the stream for the file): Node reports `aborted` (an error, once someone listens), then `close`.
     body.once('close', () => {
-      if (!body.complete) fail(cutOff());
+      if (!body.readableEnded) fail(cutOff());
     });
-    body.once('error', (error: Error) => fail(body.complete ? error : cutOff()));
+    body.once('error', () => fail(cutOff()));
     file.once('error', fail);
     file.once('finish', () => {
       if (!failed) resolve({ bytes, digest: hash.digest('hex') });
     });
   });
+}
+
+/**
+ * A spooled body's rows between the guard that received them and the route that reads them. Whoever does not take
+ * them leaves them to be closed when the answer goes out (or the client goes away): a replayed `Idempotency-Key`, a
+ * refused query, any failure before the route reads. The route takes them first thing, and closes them itself.
+ */
+export class ReceivedRows {
+  private taken = false;
+
+  constructor(
+    private readonly rows: ReadStream,
+    answer: NodeJS.WritableStream,
+  ) {
+    finished(answer, () => {
+      if (!this.taken) rows.destroy();
+    });
+  }
+
+  /** The rows, now the caller's to read and destroy; 499 when the client went away before they were taken. */
+  take(): ReadStream {
+    if (this.rows.destroyed) {
+      throw new ClientGoneError('The client went away before its import was taken; send it again');
+    }
+    this.taken = true;
+    return this.rows;
+  }
 }
