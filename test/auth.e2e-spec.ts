@@ -146,8 +146,9 @@ describe('authentication', () => {
     async (_, route) => {
       const response = await send(route, `Bearer ${team.apiKey}`);
       // The request is built to fail later on purpose: a bad body (400), a missing record (404), or a plain list.
-      // An upload takes multipart/form-data only: the JSON body is refused (415) before anything else.
-      const upload = route.method === 'post' && route.path.endsWith('/attachments');
+      // An upload takes multipart/form-data only, an import CSV or NDJSON: the JSON body is refused (415) before
+      // anything else (its body is received before the write's transaction opens).
+      const upload = route.method === 'post' && (route.path.endsWith('/attachments') || route.path === '/v1/imports');
       // The import template requires its `resource`: without it, 400.
       const needsQuery = route.path === '/v1/imports/template';
       // The sandbox's reset takes test keys only: a live key is refused (403) before its body is read.

@@ -117,19 +117,23 @@ function receive(
  */
 export class ReceivedRows {
   private taken = false;
+  /** Closed untaken: the answer went out without the route, or the client went away first. */
+  private dropped = false;
 
   constructor(
     private readonly rows: ReadStream,
     answer: NodeJS.WritableStream,
   ) {
     finished(answer, () => {
-      if (!this.taken) rows.destroy();
+      if (this.taken) return;
+      this.dropped = true;
+      rows.destroy();
     });
   }
 
   /** The rows, now the caller's to read and destroy; 499 when the client went away before they were taken. */
   take(): ReadStream {
-    if (this.rows.destroyed) {
+    if (this.dropped) {
       throw new ClientGoneError('The client went away before its import was taken; send it again');
     }
     this.taken = true;
