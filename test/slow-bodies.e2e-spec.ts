@@ -199,32 +199,25 @@ describe('bodies that arrive slowly', () => {
     expect(units.status).toBe(200);
   });
 
+  const postImport = (who: Team, path: string, type: string, body: string | object) =>
+    sut
+      .http()
+      .post(path)
+      .set(...bearer(who))
+      .set('Content-Type', type)
+      .send(body);
+
   it('close the rows of an import whose query is refused after its body arrived, and take a spaced resource', async () => {
     const other = await sut.createTeam('Odd queries');
-    const refused = await sut
-      .http()
-      .post('/v1/imports?resource=units&dryRun=maybe')
-      .set(...bearer(other))
-      .set('Content-Type', 'text/csv')
-      .send(CSV);
+    const refused = await postImport(other, '/v1/imports?resource=units&dryRun=maybe', 'text/csv', CSV);
     expect(refused.status).toBe(400);
     expect((refused.body as { error: string }).error).toMatch(/dryRun/);
     await until(async () => (await spoolDescriptors()).length === 0, 'the refused import’s descriptor closed');
     // Query values are trimmed before they are checked: the resource is the same with spaces around it.
-    const spaced = await sut
-      .http()
-      .post('/v1/imports?resource=%20units%20')
-      .set(...bearer(other))
-      .set('Content-Type', 'text/csv')
-      .send(CSV);
+    const spaced = await postImport(other, '/v1/imports?resource=%20units%20', 'text/csv', CSV);
     expect(spaced.status).toBe(202);
     expect((spaced.body as { data: { totalRows: number } }).data.totalRows).toBe(ROWS);
-    const other415 = await sut
-      .http()
-      .post('/v1/imports?resource=units')
-      .set(...bearer(other))
-      .set('Content-Type', 'application/json')
-      .send({ rows: [] });
+    const other415 = await postImport(other, '/v1/imports?resource=units', 'application/json', { rows: [] });
     expect(other415.status).toBe(415);
     expect(await spooled()).toEqual([]);
   });

@@ -117,35 +117,28 @@ describe('spoolBody', () => {
     expect(body.complete).toBe(true);
   });
 
-  it('refuses a body whose client went away before its end (400), leaving no file', async () => {
-    const body = requestBody();
-    const received = spool(body);
-    body.write('externalRef,city\nU-1,');
-    await listened(body);
+  const aborted = () => Object.assign(new Error('aborted'), { code: 'ECONNRESET' });
+  it.each([
     // As Node's server ends a request whose connection closed mid-body (nobody listens for its error yet).
-    body.destroy();
-    await expect(received).rejects.toBeInstanceOf(BadRequestException);
-    expect(await readdir(folder)).toEqual([]);
-  });
-
-  it("refuses (400) a body whose stream failed before its end, as an aborted request's does", async () => {
-    const body = requestBody();
-    const received = spool(body);
-    body.write('externalRef,city\nU-1,');
-    await listened(body);
-    body.destroy(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
-    await expect(received).rejects.toBeInstanceOf(BadRequestException);
-    expect(await readdir(folder)).toEqual([]);
-  });
-
-  it('refuses (400) a body whose bytes had all arrived but not yet been read when its client went away', async () => {
+    ['whose client went away before its end', false, (body: PassThrough) => body.destroy()],
+    [
+      "whose stream failed before its end, as an aborted request's does",
+      false,
+      (body: PassThrough) => body.destroy(aborted()),
+    ],
+    // Node's parser has seen the whole body (complete), but the stream still holds some of it when the socket goes.
+    [
+      'whose bytes had all arrived but not yet been read when its client went away',
+      true,
+      (body: PassThrough) => body.destroy(aborted()),
+    ],
+  ])('refuses (400) a body %s, leaving no file', async (_, complete, cut) => {
     const body = requestBody();
     const received = spool(body);
     body.write('externalRef,city\nU-1,Leeds\n');
     await listened(body);
-    // Node's parser has seen the whole body (complete), but the stream still holds some of it when the socket goes.
-    body.complete = true;
-    body.destroy(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
+    body.complete = complete;
+    cut(body);
     await expect(received).rejects.toBeInstanceOf(BadRequestException);
     expect(await readdir(folder)).toEqual([]);
   });
