@@ -86,6 +86,34 @@ describe('an upload cut off half-way', () => {
       expect(list.status).toBe(200);
       expect(list.body).toMatchObject({ data: [] });
     });
+
+    it('leaves nothing either when the client goes away before its body is read (while the work order is checked)', async () => {
+      const dir = join(storageDir, 'client');
+      const team = await sut.createTeam();
+      const workOrder = await createWorkOrder(sut, team, (await createUnit(sut, team)).id);
+      const { port } = sut.app.getHttpServer().address() as AddressInfo;
+      // The head and a few bytes, then gone at once: most of these leave while the guard's first statement (the key
+      // listed for the cleanup) is on its way, before anything listens to the body. Each must still be settled.
+      const gone = Array.from({ length: 10 }, () => {
+        const connection = rawConnection(port);
+        const length = Buffer.byteLength(PART_HEAD) + FILE.length + Buffer.byteLength(PART_TAIL);
+        connection.socket.write(
+          `POST /v1/work-orders/${workOrder.id}/attachments HTTP/1.1\r\nHost: 127.0.0.1\r\n` +
+            `Authorization: Bearer ${team.apiKey}\r\nContent-Type: multipart/form-data; boundary=${BOUNDARY}\r\n` +
+            `Content-Length: ${length}\r\n\r\n${PART_HEAD.slice(0, 12)}`,
+          () => connection.socket.destroy(),
+        );
+        return connection;
+      });
+      await until(() => gone.every((connection) => connection.socket.destroyed), 'every client gone');
+      await until(
+        async () => (await sut.sql('SELECT 1 FROM attachment_objects')).length === 0,
+        'every upload taken off the cleanup’s list',
+      );
+      expect(await filesOf(dir, team.teamId)).toEqual([]);
+      expect(await sut.sql('SELECT id FROM work_order_attachments')).toEqual([]);
+      expect(uploadGarbage.inFlight).toBe(0);
+    });
   });
 
   describe('by the service process being killed', () => {

@@ -6,8 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { finished } from 'node:stream';
-import { ClientGoneError } from '@app/common';
-import { BadRequestException } from '@nestjs/common';
+import { bodyCutOff, ClientGoneError } from '@app/common';
 
 /** The prefix of a spooled body's file name (in the system's temporary folder unless told otherwise). */
 export const SPOOL_FILE_PREFIX = 'property-portfolio-import-';
@@ -28,8 +27,6 @@ export interface SpoolOptions {
   /** Where the file goes (made if missing): the system's temporary folder by default. */
   folder?: string;
 }
-
-const cutOff = (): BadRequestException => new BadRequestException('The request body ended before all of it arrived');
 
 /**
  * Receives a request's body into a new temporary file (readable by this user only), counted and hashed on the way,
@@ -62,7 +59,7 @@ function receive(
   remove: () => Promise<void>,
 ): Promise<{ bytes: number; digest: string }> {
   // A client gone before the body was looked at (while the key was checked): its stream will say nothing more.
-  if (body.destroyed || body.readableAborted) return Promise.reject(cutOff());
+  if (body.destroyed || body.readableAborted) return Promise.reject(bodyCutOff());
   const hash = createHash('sha256');
   let bytes = 0;
   return new Promise((resolve, reject) => {
@@ -100,9 +97,9 @@ function receive(
     // A client that goes away before the body was read to its end (even one whose bytes had all arrived, still
     // waiting in the stream for the file): Node reports `aborted` (an error, once someone listens), then `close`.
     body.once('close', () => {
-      if (!body.readableEnded) fail(cutOff());
+      if (!body.readableEnded) fail(bodyCutOff());
     });
-    body.once('error', () => fail(cutOff()));
+    body.once('error', () => fail(bodyCutOff()));
     file.once('error', fail);
     file.once('finish', () => {
       if (!failed) resolve({ bytes, digest: hash.digest('hex') });

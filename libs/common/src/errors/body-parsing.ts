@@ -1,11 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { TextDecoder } from 'node:util';
+import { BadRequestException } from '@nestjs/common';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { findJsonShapeViolation } from '../validation/json-shape.js';
 
 export const MAX_BODY_BYTES = 1_048_576;
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 const SHAPE_REFUSED = 'entity.shape.refused';
+
+/** A streamed body (an upload, an import) whose client went away before all of it arrived. */
+export function bodyCutOff(): BadRequestException {
+  return new BadRequestException('The request body ended before all of it arrived');
+}
 
 /** A body refused for its shape (depth, size in entries) before it is parsed. */
 class BodyShapeError extends Error {

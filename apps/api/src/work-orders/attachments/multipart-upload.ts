@@ -9,6 +9,7 @@ import {
   UnsupportedMediaTypeException,
 } from '@nestjs/common';
 import busboy from 'busboy';
+import { bodyCutOff } from '@app/common';
 import { ACCEPTED_TYPES, contentTypeOf, declaredTypeOf, SNIFF_BYTES, type AcceptedType } from './content-type.js';
 import { uploadGarbage } from './upload-garbage.js';
 
@@ -54,6 +55,12 @@ export function receiveUpload(
   store: (body: Readable) => Promise<void>,
 ): Promise<ReceivedUpload> {
   return new Promise((resolve, reject) => {
+    // A client gone before its body was looked at (while the work order was checked): its stream will say nothing
+    // more, not even `close`, so nothing below would ever settle.
+    if (request.destroyed || request.readableAborted) {
+      reject(bodyCutOff());
+      return;
+    }
     let parser: busboy.Busboy;
     try {
       parser = busboy({

@@ -1,0 +1,93 @@
+import { describe, expect, it } from '@jest/globals';
+import { createHash } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { PassThrough, type Readable } from 'node:stream';
+import { BadRequestException } from '@nestjs/common';
+import { receiveUpload } from './multipart-upload.js';
+
+const BOUNDARY = 'spec-boundary';
+const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(4096, 3)]);
+const BODY = Buffer.concat([
+  Buffer.from(
+    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="description"\r\n\r\nDrip under the sink\r\n` +
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="leak.png"\r\n` +
+      'Content-Type: image/png\r\n\r\n',
+  ),
+  PNG,
+  Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
+]);
+
+/** A request as the HTTP server hands it over: its headers, and a body stream that knows whether it arrived whole. */
+function request(): PassThrough & { headers: Record<string, string>; complete: boolean } {
+  const body = Object.assign(new PassThrough(), {
+    headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+    complete: false,
+  });
+  body.on('end', () => {
+    body.complete = true;
+    // As Node's server does once a request has been read: 'close' follows its end.
+    setImmediate(() => body.emit('close'));
+  });
+  return body;
+}
+
+/** A storage that keeps what it is given, and whether it was called at all. */
+function memoryStore() {
+  const stored: { calls: number; bytes?: Buffer } = { calls: 0 };
+  const store = async (body: Readable): Promise<void> => {
+    stored.calls += 1;
+    const chunks: Buffer[] = [];
+    for await (const chunk of body) chunks.push(chunk as Buffer);
+    stored.bytes = Buffer.concat(chunks);
+  };
+  return { stored, store };
+}
+
+describe('receiveUpload', () => {
+  it('stores the file part as it arrives, with its type, size and SHA-256, and keeps the text fields', async () => {
+    const body = request();
+    const { stored, store } = memoryStore();
+    const received = receiveUpload(body as unknown as IncomingMessage, store);
+    body.end(BODY);
+    const upload = await received;
+    expect(upload).toEqual({
+      fields: { description: 'Drip under the sink' },
+      file: {
+        fileName: 'leak.png',
+        contentType: 'image/png',
+        size: PNG.length,
+        sha256: createHash('sha256').update(PNG).digest('hex'),
+      },
+    });
+    expect(stored.bytes?.equals(PNG)).toBe(true);
+  });
+
+  it('refuses a body whose client went away before it was looked at (400), storing nothing', async () => {
+    const body = request();
+    body.write(BODY.subarray(0, 40));
+    body.destroy();
+    const { stored, store } = memoryStore();
+    const error = await receiveUpload(body as unknown as IncomingMessage, store).catch((failure: unknown) => failure);
+    expect(error).toBeInstanceOf(BadRequestException);
+    expect((error as BadRequestException).message).toBe('The request body ended before all of it arrived');
+    expect(stored.calls).toBe(0);
+  });
+
+  it('fails the stored stream and settles when the client goes away half-way through the file', async () => {
+    const body = request();
+    let storedStream: Readable | undefined;
+    const store = (stream: Readable): Promise<void> =>
+      new Promise((resolve, reject) => {
+        storedStream = stream;
+        stream.on('data', () => undefined);
+        stream.once('end', resolve);
+        stream.once('error', reject);
+      });
+    const received = receiveUpload(body as unknown as IncomingMessage, store);
+    body.write(BODY.subarray(0, BODY.length - 1000));
+    while (!storedStream) await new Promise((done) => setImmediate(done));
+    body.destroy();
+    await expect(received).rejects.toBeInstanceOf(Error);
+    expect(storedStream.destroyed).toBe(true);
+  });
+});
