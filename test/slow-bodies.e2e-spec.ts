@@ -207,12 +207,20 @@ describe('bodies that arrive slowly', () => {
       .set('Content-Type', type)
       .send(body);
 
-  it('close the rows of an import whose query is refused after its body arrived, and take a spaced resource', async () => {
+  it('refuse an import whose query the route would refuse before its body arrives, and take a spaced resource', async () => {
     const other = await sut.createTeam('Odd queries');
-    const refused = await postImport(other, '/v1/imports?resource=units&dryRun=maybe', 'text/csv', CSV);
+    const csv = Buffer.from(CSV);
+    // Half the body sent, and no more: the refusal comes without the rest, and nothing of it was spooled.
+    const slow = startSlowly(port, other, '/v1/imports?resource=units&dryRun=maybe', 'text/csv', csv, csv.length >> 1);
+    started.push(slow);
+    const answer = await slow.answer;
+    expect(statusOf(answer)).toBe(400);
+    expect(answer).toContain('{"error":"dryRun must be a boolean value"}');
+    const refused = await postImport(other, '/v1/imports?resource=flats', 'text/csv', CSV);
     expect(refused.status).toBe(400);
-    expect((refused.body as { error: string }).error).toMatch(/dryRun/);
-    await until(async () => (await spoolDescriptors()).length === 0, 'the refused import’s descriptor closed');
+    expect((refused.body as { error: string }).error).toMatch(/^resource must be one of/);
+    expect(await spooled()).toEqual([]);
+    expect(await spoolDescriptors()).toEqual([]);
     // Query values are trimmed before they are checked: the resource is the same with spaces around it.
     const spaced = await postImport(other, '/v1/imports?resource=%20units%20', 'text/csv', CSV);
     expect(spaced.status).toBe(202);

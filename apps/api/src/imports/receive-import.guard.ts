@@ -7,7 +7,8 @@ import {
   Injectable,
 } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { AppConfig, setBodyDigest } from '@app/common';
+import { ApiInputPipe, AppConfig, setBodyDigest } from '@app/common';
+import { CreateImportQuery } from './dto/create-import.query.js';
 import { importTooLarge, MAX_IMPORT_BYTES } from './import-receiver.js';
 import { ReceivedRows, spoolBody } from './spooled-body.js';
 
@@ -21,11 +22,15 @@ export const IMPORT_TYPES = ['text/csv', 'application/x-ndjson'];
  * before interceptors, after the global ones that authenticate the key and refuse a read-only one), so a client
  * sending its rows slowly holds no database connection: the rows are then read from the file, in the transaction,
  * at the disk's pace. A guard that never refuses by returning false: its refusals are thrown before any interceptor
- * runs, the body unread when refused at once (415 for another Content-Type, 413 for a declared length over 20 MiB),
- * or as it arrives (413 past 20 MiB, 400 for a body cut off).
+ * runs, the body unread when refused at once (415 for another Content-Type, 413 for a declared length over 20 MiB,
+ * 400 for a query the route would refuse, in the route's own words), or as it arrives (413 past 20 MiB, 400 for a
+ * body cut off).
  */
 @Injectable()
 export class ReceiveImportGuard implements CanActivate {
+  /** The app's own input pipe, so a query refused here reads exactly as the route's refusal would. */
+  private readonly queryPipe = new ApiInputPipe();
+
   constructor(private readonly config: AppConfig) {}
 
   async canActivate(context: ExecutionContext): Promise<true> {
@@ -40,6 +45,12 @@ export class ReceiveImportGuard implements CanActivate {
     if (Number(request.headers['content-length'] ?? 0) > MAX_IMPORT_BYTES) {
       request.resume();
       throw importTooLarge();
+    }
+    try {
+      await this.queryPipe.transform(request.query, { type: 'query', metatype: CreateImportQuery });
+    } catch (error) {
+      request.resume();
+      throw error;
     }
     const body = await spoolBody(request, {
       limit: MAX_IMPORT_BYTES,
