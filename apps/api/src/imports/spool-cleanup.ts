@@ -1,0 +1,57 @@
+import { lstat, readdir, unlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Injectable } from '@nestjs/common';
+import { AppConfig, Clock, PeriodicTask } from '@app/common';
+import { SPOOL_FILE_PREFIX } from './spooled-body.js';
+
+/**
+ * A spooled body's file lives only while its body arrives, which Node's HTTP server cuts off after its
+ * `requestTimeout` (5 minutes): one untouched for this long belonged to a process that died mid-body.
+ */
+export const ABANDONED_SPOOL_MS = 60 * 60_000;
+
+/**
+ * Removes the files of import bodies whose process died while they arrived (`spoolBody` deletes every other one
+ * itself), every ten minutes on every instance. Only this service's files (by their prefix), only regular files, and
+ * only those untouched for an hour, so a body still arriving on another instance sharing the folder is never taken.
+ * Safe to run anywhere, any number of times.
+ */
+@Injectable()
+export class SpoolCleanup extends PeriodicTask {
+  private readonly folder: string;
+
+  constructor(
+    config: AppConfig,
+    private readonly clock: Clock,
+  ) {
+    super(10 * 60_000, 'ImportSpool');
+    this.folder = config.IMPORT_SPOOL_DIR ?? tmpdir();
+  }
+
+  /** One pass: the number of files removed. */
+  async run(): Promise<number> {
+    const names = await readdir(this.folder).catch((error: NodeJS.ErrnoException) => {
+      // Not made yet (no import received since it was configured): nothing to remove.
+      if (error.code === 'ENOENT') return [];
+      throw error;
+    });
+    const before = this.clock.now() - ABANDONED_SPOOL_MS;
+    let removed = 0;
+    for (const name of names) {
+      if (!name.startsWith(SPOOL_FILE_PREFIX)) continue;
+      const path = join(this.folder, name);
+      const found = await lstat(path).catch(() => undefined);
+      if (!found?.isFile() || found.mtimeMs >= before) continue;
+      // Another instance may have removed it meanwhile.
+      if (
+        await unlink(path).then(
+          () => true,
+          () => false,
+        )
+      )
+        removed += 1;
+    }
+    return removed;
+  }
+}
