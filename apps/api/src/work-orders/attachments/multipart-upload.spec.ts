@@ -73,7 +73,7 @@ describe('receiveUpload', () => {
     expect(stored.calls).toBe(0);
   });
 
-  it('fails the stored stream and settles when the client goes away half-way through the file', async () => {
+  it('fails the stored stream and refuses (400) when the client goes away half-way through the file', async () => {
     const body = request();
     let storedStream: Readable | undefined;
     const store = (stream: Readable): Promise<void> =>
@@ -87,7 +87,7 @@ describe('receiveUpload', () => {
     body.write(BODY.subarray(0, BODY.length - 1000));
     while (!storedStream) await new Promise((done) => setImmediate(done));
     body.destroy();
-    await expect(received).rejects.toBeInstanceOf(Error);
+    await expect(received).rejects.toBeInstanceOf(BadRequestException);
     expect(storedStream.destroyed).toBe(true);
   });
 });
