@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig, ManualClock } from '@app/common';
+import { loadConfig } from '@app/common';
 import { ABANDONED_SPOOL_MS, SpoolCleanup } from './spool-cleanup.js';
 import { SPOOL_FILE_PREFIX } from './spooled-body.js';
 
@@ -22,28 +22,26 @@ describe('SpoolCleanup', () => {
 
   it('removes only this service’s spool files untouched for an hour, and nothing on a second pass', async () => {
     const now = Date.now();
-    const clock = new ManualClock(now);
-    const cleanup = new SpoolCleanup(loadConfig({ NODE_ENV: 'test', IMPORT_SPOOL_DIR: folder }), clock);
+    const cleanup = new SpoolCleanup(loadConfig({ NODE_ENV: 'test', IMPORT_SPOOL_DIR: folder }));
     await fileAged(`${SPOOL_FILE_PREFIX}crashed`, now, ABANDONED_SPOOL_MS + 1000);
     await fileAged(`${SPOOL_FILE_PREFIX}arriving`, now, 30_000);
     await fileAged('someone-elses-file', now, 2 * ABANDONED_SPOOL_MS);
     await mkdir(join(folder, `${SPOOL_FILE_PREFIX}a-folder`));
 
-    expect(await cleanup.run()).toBe(1);
+    expect(await cleanup.run(now)).toBe(1);
     expect((await readdir(folder)).sort()).toEqual(
       [`${SPOOL_FILE_PREFIX}a-folder`, `${SPOOL_FILE_PREFIX}arriving`, 'someone-elses-file'].sort(),
     );
-    expect(await cleanup.run()).toBe(0);
+    expect(await cleanup.run(now)).toBe(0);
 
     // An hour on, the body that was arriving then (had its process died) is taken too.
-    clock.advance(ABANDONED_SPOOL_MS);
-    expect(await cleanup.run()).toBe(1);
+    expect(await cleanup.run(now + ABANDONED_SPOOL_MS)).toBe(1);
     expect((await readdir(folder)).sort()).toEqual([`${SPOOL_FILE_PREFIX}a-folder`, 'someone-elses-file'].sort());
   });
 
   it('finds nothing to do in a folder not made yet', async () => {
     const missing = join(folder, 'not-yet');
-    const cleanup = new SpoolCleanup(loadConfig({ NODE_ENV: 'test', IMPORT_SPOOL_DIR: missing }), new ManualClock());
+    const cleanup = new SpoolCleanup(loadConfig({ NODE_ENV: 'test', IMPORT_SPOOL_DIR: missing }));
     expect(await cleanup.run()).toBe(0);
   });
 });

@@ -2,12 +2,13 @@ import { lstat, readdir, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Injectable } from '@nestjs/common';
-import { AppConfig, Clock, PeriodicTask } from '@app/common';
+import { AppConfig, PeriodicTask } from '@app/common';
 import { SPOOL_FILE_PREFIX } from './spooled-body.js';
 
 /**
  * A spooled body's file lives only while its body arrives, which Node's HTTP server cuts off after its
- * `requestTimeout` (5 minutes): one untouched for this long belonged to a process that died mid-body.
+ * `requestTimeout` (5 minutes by default, and the service sets no other): one untouched for this long belonged to a
+ * process that died mid-body.
  */
 export const ABANDONED_SPOOL_MS = 60 * 60_000;
 
@@ -21,22 +22,22 @@ export const ABANDONED_SPOOL_MS = 60 * 60_000;
 export class SpoolCleanup extends PeriodicTask {
   private readonly folder: string;
 
-  constructor(
-    config: AppConfig,
-    private readonly clock: Clock,
-  ) {
+  constructor(config: AppConfig) {
     super(10 * 60_000, 'ImportSpool');
     this.folder = config.IMPORT_SPOOL_DIR ?? tmpdir();
   }
 
-  /** One pass: the number of files removed. */
-  async run(): Promise<number> {
+  /**
+   * One pass: the number of files removed. `now` is the wall clock's (not the app's `Clock`, which tests set to
+   * another time): the files' modification times are the system's.
+   */
+  async run(now = Date.now()): Promise<number> {
     const names = await readdir(this.folder).catch((error: NodeJS.ErrnoException) => {
       // Not made yet (no import received since it was configured): nothing to remove.
       if (error.code === 'ENOENT') return [];
       throw error;
     });
-    const before = this.clock.now() - ABANDONED_SPOOL_MS;
+    const before = now - ABANDONED_SPOOL_MS;
     let removed = 0;
     for (const name of names) {
       if (!name.startsWith(SPOOL_FILE_PREFIX)) continue;

@@ -170,7 +170,7 @@ describe('ReceivedRows', () => {
       write: (_chunk, _encoding, done) => done(),
     });
 
-  it('closes rows nobody took once the answer has gone out (a replay, a refused query)', async () => {
+  it('closes rows nobody took once the answer has gone out (a replay, a failure before the route)', async () => {
     const rows = await openRows();
     const sent = answer();
     new ReceivedRows(rows, sent);

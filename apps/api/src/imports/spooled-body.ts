@@ -109,8 +109,8 @@ function receive(
 
 /**
  * A spooled body's rows between the guard that received them and the route that reads them. Whoever does not take
- * them leaves them to be closed when the answer goes out (or the client goes away): a replayed `Idempotency-Key`, a
- * refused query, any failure before the route reads. The route takes them first thing, and closes them itself.
+ * them leaves them to be closed when the answer goes out (or the client goes away): a replayed `Idempotency-Key`,
+ * any failure before the route reads. The route takes them first thing, and closes them itself.
  */
 export class ReceivedRows {
   private taken = false;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { createHash } from 'node:crypto';
+import { once } from 'node:events';
 import type { IncomingMessage } from 'node:http';
 import { PassThrough, type Readable } from 'node:stream';
 import { BadRequestException } from '@nestjs/common';
@@ -66,6 +67,8 @@ describe('receiveUpload', () => {
     const body = request();
     body.write(BODY.subarray(0, 40));
     body.destroy();
+    // As the guard finds it: the request's `close` already heard by no one.
+    await once(body, 'close');
     const { stored, store } = memoryStore();
     const error = await receiveUpload(body as unknown as IncomingMessage, store).catch((failure: unknown) => failure);
     expect(error).toBeInstanceOf(BadRequestException);
@@ -89,5 +92,26 @@ describe('receiveUpload', () => {
     body.destroy();
     await expect(received).rejects.toBeInstanceOf(BadRequestException);
     expect(storedStream.destroyed).toBe(true);
+  });
+
+  it('settles when a body that arrived whole is lost with its client before the storage has read it', async () => {
+    const body = request();
+    let storing = false;
+    let release = (): void => undefined;
+    const held = new Promise<void>((done) => (release = done));
+    // A storage still opening its file: it reads the stream only once released.
+    const store = async (stream: Readable): Promise<void> => {
+      storing = true;
+      await held;
+      for await (const chunk of stream) void chunk;
+    };
+    const received = receiveUpload(body as unknown as IncomingMessage, store);
+    body.write(BODY);
+    // Every byte parsed by the server (Node's `complete`), not all of it read: no `end` yet.
+    body.complete = true;
+    while (!storing) await new Promise((done) => setImmediate(done));
+    body.destroy();
+    release();
+    await expect(received).rejects.toBeInstanceOf(BadRequestException);
   });
 });

@@ -111,8 +111,10 @@ export function receiveUpload(
     });
     parser.on('close', () => void settle());
     // A client that goes away mid-upload: the file part fails (its partial object removed), the promise settles.
+    // Read to its end, not merely arrived (`complete`): a body that arrived whole but still waits unread behind a
+    // slow storage is lost with its request all the same, and nothing more comes from it.
     request.once('close', () => {
-      if (!request.complete) parser.destroy(new Error('the upload was interrupted before its end'));
+      if (!request.readableEnded) parser.destroy(new Error('the upload was interrupted before its end'));
     });
 
     let settled = false;
