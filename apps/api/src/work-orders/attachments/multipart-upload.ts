@@ -78,7 +78,9 @@ export function receiveUpload(
     }
     const fields: Record<string, string> = {};
     let failure: HttpException | Error | undefined;
-    let stored: Promise<ReceivedFile> | undefined;
+    // Never rejects: a failure is kept in `failure`. (It is awaited only once the request has ended, and a promise
+    // rejected with no handler by then would be an unhandled rejection, which stops the process.)
+    let stored: Promise<ReceivedFile | undefined> | undefined;
     const fail = (error: HttpException | Error): void => {
       failure ??= error;
     };
@@ -96,7 +98,7 @@ export function receiveUpload(
       }
       stored = storeFile(file, info, store).catch((error: Error) => {
         fail(error);
-        throw error;
+        return undefined;
       });
     });
     parser.on('filesLimit', () => fail(new BadRequestException('Send one file per request')));
@@ -121,7 +123,7 @@ export function receiveUpload(
     async function settle(): Promise<void> {
       if (settled) return;
       settled = true;
-      const file = stored && (await stored.catch(() => undefined));
+      const file = await stored;
       if (failure) reject(failure);
       else resolve({ file, fields });
     }

@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort, spawnService, type ServiceProcess } from './support/service-process.js';
+import { createTestDatabase, dropTestDatabase } from './support/test-app.js';
+import { until } from './support/until.js';
+
+// Refused uploads against the service as `npm start` runs it, in a process of its own: there an unhandled promise
+// rejection stops the process (lifecycle.ts), which an app inside Jest never shows. A file refused from its first
+// bytes while the rest of a large body is still arriving once did exactly that: one bad upload stopped the service.
+
+jest.setTimeout(180_000);
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+describe('refused uploads, against the service in its own process', () => {
+  let databaseUrl: string;
+  let storageDir: string;
+  let service: ServiceProcess;
+  let baseUrl: string;
+  let apiKey: string;
+  let workOrderId: string;
+
+  const api = (path: string, init: RequestInit = {}) =>
+    fetch(`${baseUrl}/v1/${path}`, {
+      ...init,
+      headers: { authorization: `Bearer ${apiKey}`, ...(init.headers as Record<string, string> | undefined) },
+    });
+  const upload = (bytes: Buffer, fileName: string, type = 'application/octet-stream') => {
+    const form = new FormData();
+    form.append('file', new Blob([bytes], { type }), fileName);
+    return api(`work-orders/${workOrderId}/attachments`, { method: 'POST', body: form });
+  };
+
+  beforeAll(async () => {
+    databaseUrl = await createTestDatabase();
+    storageDir = await mkdtemp(join(tmpdir(), 'upload-refusals-'));
+    const port = await freePort();
+    baseUrl = `http://127.0.0.1:${port}`;
+    service = spawnService({ PORT: String(port), DATABASE_URL: databaseUrl, STORAGE_DIR: storageDir });
+    await until(() => /API key (ppk_\w+)/.test(service.output()), 'the demo key in the start-up lines', 120_000);
+    apiKey = /API key (ppk_\w+)/.exec(service.output())?.[1] ?? '';
+    const post = async (path: string, body: object): Promise<string> => {
+      const response = await api(path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      expect(response.status).toBe(201);
+      return ((await response.json()) as { data: { id: string } }).data.id;
+    };
+    const unitId = await post('units', {
+      addressLine1: '3 Refusal Row',
+      city: 'Leeds',
+      country: 'UK',
+      postcode: 'LS1 1AA',
+    });
+    workOrderId = await post('work-orders', { title: 'Leak', unitId });
+  });
+  afterAll(async () => {
+    if (service.child.exitCode === null && service.child.signalCode === null) {
+      service.child.kill('SIGTERM');
+      await service.exited;
+    }
+    await dropTestDatabase(databaseUrl);
+    await rm(storageDir, { recursive: true, force: true });
+  });
+
+  it.each([
+    [
+      '3 MB of text: refused from its first bytes, the rest still arriving',
+      Buffer.alloc(3 << 20, 'a'),
+      415,
+      'text.txt',
+    ],
+    [
+      'an 11 MiB PNG: refused once past 10 MiB',
+      Buffer.concat([PNG_SIGNATURE, Buffer.alloc(11 << 20, 1)]),
+      413,
+      'huge.png',
+    ],
+  ])('%s is answered and the service goes on', async (_, bytes, status, fileName) => {
+    const refused = await upload(bytes, fileName);
+    expect(refused.status).toBe(status);
+    expect(await refused.json()).toEqual({ error: expect.any(String) });
+
+    const health = await fetch(`${baseUrl}/health/ready`);
+    expect(health.status).toBe(200);
+    expect(service.child.exitCode).toBeNull();
+    expect(service.output()).not.toContain('Crashed');
+  });
+
+  it('still stores an accepted file afterwards, and listed only that one', async () => {
+    const accepted = await upload(Buffer.concat([PNG_SIGNATURE, Buffer.alloc(64 << 10, 2)]), 'leak.png', 'image/png');
+    expect(accepted.status).toBe(201);
+    const list = await api(`work-orders/${workOrderId}/attachments`);
+    expect(list.status).toBe(200);
+    const { data } = (await list.json()) as { data: Array<{ fileName: string }> };
+    expect(data.map((attachment) => attachment.fileName)).toEqual(['leak.png']);
+  });
+});
