@@ -2,17 +2,18 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, spawnService, type ServiceProcess } from './support/service-process.js';
+import { freePort, rawConnection, spawnService, type ServiceProcess } from './support/service-process.js';
 import { createTestDatabase, dropTestDatabase } from './support/test-app.js';
 import { until } from './support/until.js';
 
-// Refused uploads against the service as `npm start` runs it, in a process of its own: there an unhandled promise
-// rejection stops the process (lifecycle.ts), which an app inside Jest never shows. A file refused from its first
-// bytes while the rest of a large body is still arriving once did exactly that: one bad upload stopped the service.
+// Refused and cut-off uploads and downloads against the service as `npm start` runs it, in a process of its own:
+// there an unhandled promise rejection or an unheard stream error stops the process (lifecycle.ts), which an app
+// inside Jest never shows. Each case here once did exactly that: one bad request stopped the service.
 
 jest.setTimeout(180_000);
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+const BOUNDARY = 'process-refusals-boundary';
 
 describe('refused uploads, against the service in its own process', () => {
   let databaseUrl: string;
@@ -29,7 +30,7 @@ describe('refused uploads, against the service in its own process', () => {
     });
   const upload = (bytes: Buffer, fileName: string, type = 'application/octet-stream') => {
     const form = new FormData();
-    form.append('file', new Blob([bytes], { type }), fileName);
+    form.append('file', new Blob([new Uint8Array(bytes)], { type }), fileName);
     return api(`work-orders/${workOrderId}/attachments`, { method: 'POST', body: form });
   };
 
@@ -89,6 +90,70 @@ describe('refused uploads, against the service in its own process', () => {
     expect(health.status).toBe(200);
     expect(service.child.exitCode).toBeNull();
     expect(service.output()).not.toContain('Crashed');
+  });
+
+  /** Still answering, and never crashed. */
+  const stillUp = async (): Promise<void> => {
+    const health = await fetch(`${baseUrl}/health/ready`);
+    expect(health.status).toBe(200);
+    expect(service.child.exitCode).toBeNull();
+    expect(service.output()).not.toContain('Crashed');
+  };
+
+  /** A multipart request whose head says `declared` bytes, of which `body` is sent. */
+  const sendUpload = (body: Buffer, declared: number) => {
+    const connection = rawConnection(Number(new URL(baseUrl).port));
+    connection.socket.write(
+      `POST /v1/work-orders/${workOrderId}/attachments HTTP/1.1\r\nHost: 127.0.0.1\r\n` +
+        `Authorization: Bearer ${apiKey}\r\nContent-Type: multipart/form-data; boundary=${BOUNDARY}\r\n` +
+        `Content-Length: ${declared}\r\nConnection: close\r\n\r\n`,
+    );
+    connection.socket.write(body);
+    return connection;
+  };
+  const otherPart = Buffer.concat([
+    Buffer.from(
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="photo"; filename="leak.png"\r\n` +
+        'Content-Type: image/png\r\n\r\n',
+    ),
+    PNG_SIGNATURE,
+    Buffer.alloc(256 << 10, 4),
+  ]);
+
+  it('a part not named file in a body that ends without its closing boundary is refused, the service going on', async () => {
+    // busboy fails the part it is in ("Unexpected end of form"): a part it was told to drop, here.
+    const connection = sendUpload(otherPart, otherPart.length);
+    const answer = await connection.answer;
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    await stillUp();
+  });
+
+  it('downloads cut short by their clients leave the service going on', async () => {
+    const tenMiB = Buffer.concat([PNG_SIGNATURE, Buffer.alloc((10 << 20) - PNG_SIGNATURE.length, 5)]);
+    const stored = await upload(tenMiB, 'ten.png', 'image/png');
+    expect(stored.status).toBe(201);
+    const { id } = ((await stored.json()) as { data: { id: string } }).data;
+    const port = Number(new URL(baseUrl).port);
+    for (let round = 0; round < 10; round += 1) {
+      const connection = rawConnection(port);
+      connection.socket.write(
+        `GET /v1/work-orders/${workOrderId}/attachments/${id}/content HTTP/1.1\r\nHost: 127.0.0.1\r\n` +
+          `Authorization: Bearer ${apiKey}\r\n\r\n`,
+      );
+      // Gone after the first bytes of the file, with most of it still to be written (or at once, should the service
+      // be gone already: what follows then says so).
+      await new Promise((done) => {
+        connection.socket.once('data', done);
+        connection.socket.once('close', done);
+      });
+      connection.socket.resetAndDestroy();
+    }
+    await stillUp();
+    const whole = await api(`work-orders/${workOrderId}/attachments/${id}/content`);
+    expect(whole.status).toBe(200);
+    expect(Buffer.from(await whole.arrayBuffer()).equals(tenMiB)).toBe(true);
+    const removed = await api(`work-orders/${workOrderId}/attachments/${id}`, { method: 'DELETE' });
+    expect(removed.status).toBe(204);
   });
 
   it('still stores an accepted file afterwards, and listed only that one', async () => {

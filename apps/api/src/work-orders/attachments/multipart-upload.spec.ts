@@ -78,30 +78,32 @@ describe('receiveUpload', () => {
 
   it('fails the stored stream and refuses (400) when the client goes away half-way through the file', async () => {
     const body = request();
-    let storedStream: Readable | undefined;
+    let handed = (_: Readable): void => undefined;
+    const storedStream = new Promise<Readable>((done) => (handed = done));
     const store = (stream: Readable): Promise<void> =>
       new Promise((resolve, reject) => {
-        storedStream = stream;
+        handed(stream);
         stream.on('data', () => undefined);
         stream.once('end', resolve);
         stream.once('error', reject);
       });
     const received = receiveUpload(body as unknown as IncomingMessage, store);
     body.write(BODY.subarray(0, BODY.length - 1000));
-    while (!storedStream) await new Promise((done) => setImmediate(done));
+    const stream = await storedStream;
     body.destroy();
     await expect(received).rejects.toBeInstanceOf(BadRequestException);
-    expect(storedStream.destroyed).toBe(true);
+    expect(stream.destroyed).toBe(true);
   });
 
   it('settles when a body that arrived whole is lost with its client before the storage has read it', async () => {
     const body = request();
-    let storing = false;
+    let started = (): void => undefined;
+    const storing = new Promise<void>((done) => (started = done));
     let release = (): void => undefined;
     const held = new Promise<void>((done) => (release = done));
     // A storage still opening its file: it reads the stream only once released.
     const store = async (stream: Readable): Promise<void> => {
-      storing = true;
+      started();
       await held;
       for await (const chunk of stream) void chunk;
     };
@@ -109,7 +111,7 @@ describe('receiveUpload', () => {
     body.write(BODY);
     // Every byte parsed by the server (Node's `complete`), not all of it read: no `end` yet.
     body.complete = true;
-    while (!storing) await new Promise((done) => setImmediate(done));
+    await storing;
     body.destroy();
     release();
     await expect(received).rejects.toBeInstanceOf(BadRequestException);

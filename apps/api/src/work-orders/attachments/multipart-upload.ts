@@ -93,6 +93,9 @@ export function receiveUpload(
       if (name !== 'file' || stored || failure) {
         if (name !== 'file')
           fail(new BadRequestException(`Unknown part ${name}: the file goes in the part named file`));
+        // Dropped, but heard: busboy fails the part it is in when the body is cut off, and a stream's error with no
+        // listener is an uncaught exception, which stops the process.
+        file.on('error', () => undefined);
         file.resume();
         return;
       }

@@ -66,13 +66,18 @@ export async function writeFileTo(handle: FileHandle, size: number, destination:
       const { bytesRead } = await handle.read(chunk, 0, length, position);
       if (bytesRead === 0) throw new Error(`the file ended after ${position} of its ${size} bytes`);
       position += bytesRead;
-      writing.push(written(destination, chunk, bytesRead));
+      const pending = written(destination, chunk, bytesRead);
+      // Handled from the start: a destination that fails (a client gone) fails its pending writes while this awaits
+      // something else, and a rejection with no handler then would be unhandled, which stops the process. Awaiting
+      // `pending` still sees the failure.
+      pending.catch(() => undefined);
+      writing.push(pending);
     }
-    for (const pending of writing.splice(0)) downloadChunks.give(await race(pending));
+    while (writing.length > 0) downloadChunks.give(await race(writing.shift() as Promise<Buffer>));
   } finally {
     for (const cleanup of cleanups) cleanup();
-    // Chunks still being written when this failed may yet be read by the destination: none goes back to the pool.
-    for (const pending of writing) pending.catch(() => undefined);
+    // The chunks still in `writing` when this failed may yet be read by the destination: they are left to the
+    // collector, never given back to the pool.
   }
 }
 
