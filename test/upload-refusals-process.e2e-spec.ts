@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readlink, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, rawConnection, spawnService, type ServiceProcess } from './support/service-process.js';
@@ -36,10 +36,18 @@ describe('refused uploads, against the service in its own process', () => {
 
   beforeAll(async () => {
     databaseUrl = await createTestDatabase();
-    storageDir = await mkdtemp(join(tmpdir(), 'upload-refusals-'));
+    // Its real path: the service's open descriptors are read as such.
+    storageDir = await realpath(await mkdtemp(join(tmpdir(), 'upload-refusals-')));
     const port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;
-    service = spawnService({ PORT: String(port), DATABASE_URL: databaseUrl, STORAGE_DIR: storageDir });
+    service = spawnService({
+      PORT: String(port),
+      DATABASE_URL: databaseUrl,
+      STORAGE_DIR: storageDir,
+      // Dozens of writes in a minute here; the limits are tested elsewhere.
+      RATE_LIMIT_PER_MINUTE: '100000',
+      RATE_LIMIT_WRITES_PER_MINUTE: '100000',
+    });
     await until(() => /API key (ppk_\w+)/.test(service.output()), 'the demo key in the start-up lines', 120_000);
     apiKey = /API key (ppk_\w+)/.exec(service.output())?.[1] ?? '';
     const post = async (path: string, body: object): Promise<string> => {
@@ -154,6 +162,88 @@ describe('refused uploads, against the service in its own process', () => {
     expect(Buffer.from(await whole.arrayBuffer()).equals(tenMiB)).toBe(true);
     const removed = await api(`work-orders/${workOrderId}/attachments/${id}`, { method: 'DELETE' });
     expect(removed.status).toBe(204);
+  });
+
+  /** The service's open descriptors of stored files. */
+  const storageDescriptors = async (): Promise<string[]> => {
+    const folder = `/proc/${service.child.pid}/fd`;
+    const targets = await Promise.all((await readdir(folder)).map((fd) => readlink(join(folder, fd)).catch(() => '')));
+    return targets.filter((target) => target.startsWith(storageDir));
+  };
+  /** The lines the service logged at error level (a 500, a crash) since `from` characters into its output. */
+  const errorLines = (from: number): string[] =>
+    service
+      .output()
+      .slice(from)
+      .split('\n')
+      .filter((line) => /"level":"(error|fatal)"/.test(line));
+
+  it('pipelined downloads whose connection is reset let go of their files, and log no error', async () => {
+    const stored = await upload(
+      Buffer.concat([PNG_SIGNATURE, Buffer.alloc((10 << 20) - PNG_SIGNATURE.length, 6)]),
+      'piped.png',
+      'image/png',
+    );
+    expect(stored.status).toBe(201);
+    const { id } = ((await stored.json()) as { data: { id: string } }).data;
+    const logged = service.output().length;
+    const get =
+      `GET /v1/work-orders/${workOrderId}/attachments/${id}/content HTTP/1.1\r\nHost: 127.0.0.1\r\n` +
+      `Authorization: Bearer ${apiKey}\r\n\r\n`;
+    for (let round = 0; round < 3; round += 1) {
+      const connection = rawConnection(Number(new URL(baseUrl).port));
+      // Three on one connection: the second and third wait behind the first, their answers queued without a socket.
+      connection.socket.write(get.repeat(3));
+      await new Promise((done) => {
+        connection.socket.once('data', done);
+        connection.socket.once('close', done);
+      });
+      connection.socket.resetAndDestroy();
+    }
+    await until(async () => (await storageDescriptors()).length === 0, 'every download’s file closed', 20_000);
+    expect(errorLines(logged)).toEqual([]);
+    await stillUp();
+    const removed = await api(`work-orders/${workOrderId}/attachments/${id}`, { method: 'DELETE' });
+    expect(removed.status).toBe(204);
+  });
+
+  it('uploads whose clients leave right after sending them whole leave no row, no object and no error', async () => {
+    const before = ((await (await api(`work-orders/${workOrderId}/attachments`)).json()) as { data: unknown[] }).data;
+    const logged = service.output().length;
+    const part = Buffer.concat([
+      Buffer.from(
+        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="gone.png"\r\n` +
+          'Content-Type: image/png\r\n\r\n',
+      ),
+      PNG_SIGNATURE,
+      Buffer.alloc(32 << 10, 7),
+      Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
+    ]);
+    // Gone at once, and a little later: some leave while the row is being written, after the file was stored.
+    for (let round = 0; round < 20; round += 1) {
+      const connection = sendUpload(part, part.length);
+      await new Promise((done) => setTimeout(done, round * 4));
+      connection.socket.resetAndDestroy();
+    }
+    await until(async () => (await storageDescriptors()).length === 0, 'no file left open', 20_000);
+    await stillUp();
+    expect(errorLines(logged)).toEqual([]);
+    // Each either committed (answer lost) or left nothing; none is half there.
+    const after = (
+      (await (await api(`work-orders/${workOrderId}/attachments`)).json()) as {
+        data: Array<{ id: string; fileName: string }>;
+      }
+    ).data;
+    for (const attachment of after.slice(before.length)) {
+      expect(attachment.fileName).toBe('gone.png');
+      const content = await api(`work-orders/${workOrderId}/attachments/${attachment.id}/content`);
+      expect(content.status).toBe(200);
+      expect(Number(content.headers.get('content-length'))).toBe(PNG_SIGNATURE.length + (32 << 10));
+      await content.arrayBuffer();
+      expect((await api(`work-orders/${workOrderId}/attachments/${attachment.id}`, { method: 'DELETE' })).status).toBe(
+        204,
+      );
+    }
   });
 
   it('still stores an accepted file afterwards, and listed only that one', async () => {

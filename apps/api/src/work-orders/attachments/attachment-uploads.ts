@@ -19,6 +19,8 @@ export interface StoredUpload {
   description: string | null;
   /** Set when the row's transaction took the key off the cleanup's list (it commits unless the answer is an error). */
   claimed?: boolean;
+  /** Set when the answer closed with the key unclaimed (a refusal, or a client gone first): the object is removed. */
+  abandoned?: boolean;
 }
 
 /**
@@ -54,6 +56,7 @@ export class AttachmentUploads {
         // A success answer is sent after its transaction committed: a claimed key is then off the list for good.
         // Anything else (a refusal, a rolled-back write, a replayed Idempotency-Key) removes the object.
         if (checked.claimed && response.statusCode < 400) return;
+        checked.abandoned = true;
         void this.abandon(storageKey);
       });
       return checked;

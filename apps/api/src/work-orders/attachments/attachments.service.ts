@@ -2,6 +2,7 @@ import { BadRequestException, ForbiddenException, Injectable } from '@nestjs/com
 import type { Request } from 'express';
 import {
   AppConfig,
+  ClientGoneError,
   ConflictError,
   isUuid,
   pageOf,
@@ -66,6 +67,8 @@ export class AttachmentsService implements ConditionalSource {
       if (!attached.row) {
         // A refusal claimed nothing: the object goes at once. (A key no longer listed was cleaned up already.)
         if (attached.count < ATTACHMENTS_PER_WORK_ORDER && attached.noteFound) {
+          // Its client went away first, and the object went with it: nobody to answer, no server fault.
+          if (upload.abandoned) throw new ClientGoneError('The client went away before its upload was recorded');
           throw new Error(`upload ${storageKey} was cleaned up before its row`);
         }
         await this.uploads.abandon(storageKey);

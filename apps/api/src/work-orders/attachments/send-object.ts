@@ -1,5 +1,6 @@
 import { finished } from 'node:stream/promises';
 import type { Response } from 'express';
+import { ClientGoneError } from '@app/common';
 import type { AttachmentRow } from './attachment.row.js';
 import type { StoredObject } from './storage/object-storage.js';
 
@@ -14,7 +15,12 @@ export function dispositionOf(fileName: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
-/** Streams an object as a download that no browser renders as a page of ours. */
+/**
+ * Streams an object as a download that no browser renders as a page of ours. A client that goes away first is a
+ * `ClientGoneError` (499, nobody to answer), not a server fault. That includes the client of a pipelined request
+ * still queued behind another on its connection: its answer never gets the socket, so it never closes or fails by
+ * itself, and only the connection's close stops the download (and lets go of its file).
+ */
 export async function sendObject(response: Response, row: AttachmentRow, object: StoredObject): Promise<void> {
   response.status(200);
   response.setHeader('Content-Type', row.contentType);
@@ -22,7 +28,21 @@ export async function sendObject(response: Response, row: AttachmentRow, object:
   response.setHeader('Content-Disposition', dispositionOf(row.fileName));
   response.setHeader('X-Content-Type-Options', 'nosniff');
   response.setHeader('Cache-Control', 'no-store');
-  await object.writeTo(response);
-  response.end();
-  await finished(response);
+  const abandoned = new AbortController();
+  const connection = response.req.socket;
+  const onConnectionClose = (): void => abandoned.abort();
+  if (connection.destroyed) abandoned.abort();
+  else connection.once('close', onConnectionClose);
+  try {
+    await object.writeTo(response, abandoned.signal);
+    response.end();
+    await finished(response);
+  } catch (error) {
+    if (abandoned.signal.aborted || response.destroyed || connection.destroyed) {
+      throw new ClientGoneError('The client went away before its download was sent');
+    }
+    throw error;
+  } finally {
+    connection.off('close', onConnectionClose);
+  }
 }

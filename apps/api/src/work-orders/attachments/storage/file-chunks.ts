@@ -41,17 +41,27 @@ const cutShort = (): Error => new Error('the upload stream closed before its end
  * into again only once the destination has called back for its last write (its bytes are then out of the process),
  * so a download of any size allocates no buffer per chunk (a stream's new 64 KiB buffer per read would be garbage
  * the collector frees only later, the bulk of a large download's rise in memory). A destination that closes or
- * fails first rejects the promise; the chunks it still held are left to the collector, never reused.
+ * fails first, or a `signal` that aborts, rejects the promise; the chunks it still held are left to the collector,
+ * never reused.
  */
-export async function writeFileTo(handle: FileHandle, size: number, destination: Writable): Promise<void> {
+export async function writeFileTo(
+  handle: FileHandle,
+  size: number,
+  destination: Writable,
+  signal?: AbortSignal,
+): Promise<void> {
   const cleanups: Array<() => void> = [];
   const closed = new Promise<never>((_, reject) => {
     const onClose = (): void => reject(new Error('the destination closed before the whole file was written'));
+    const onAbort = (): void => reject(new Error('the download was abandoned before the whole file was written'));
+    if (signal?.aborted) onAbort();
     destination.once('close', onClose);
     destination.once('error', reject);
+    signal?.addEventListener('abort', onAbort, { once: true });
     cleanups.push(() => {
       destination.off('close', onClose);
       destination.off('error', reject);
+      signal?.removeEventListener('abort', onAbort);
     });
   });
   // Only awaited through `race`: a rejection while nothing waits on it is not unhandled.

@@ -26,9 +26,9 @@ class LocalObject implements StoredObject {
     return this.stream;
   }
 
-  async writeTo(destination: Writable): Promise<void> {
+  async writeTo(destination: Writable, signal?: AbortSignal): Promise<void> {
     try {
-      await writeFileTo(this.handle, this.size, destination);
+      await writeFileTo(this.handle, this.size, destination, signal);
     } finally {
       await this.handle.close();
     }

@@ -4,8 +4,11 @@ import type { Readable, Writable } from 'node:stream';
 export interface StoredObject {
   readonly body: Readable;
   readonly size: number;
-  /** Writes the bytes to `destination` (not ending it), in the way that costs the driver least memory. */
-  writeTo(destination: Writable): Promise<void>;
+  /**
+   * Writes the bytes to `destination` (not ending it), in the way that costs the driver least memory; stops, failing,
+   * once `signal` aborts (the destination's client gone in a way the destination itself never reports).
+   */
+  writeTo(destination: Writable, signal?: AbortSignal): Promise<void>;
 }
 
 /**

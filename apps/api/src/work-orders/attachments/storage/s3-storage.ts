@@ -92,7 +92,7 @@ export class S3Storage extends ObjectStorage implements OnApplicationShutdown {
       return {
         body,
         size: object.ContentLength,
-        writeTo: (destination) => pipeline(body, destination, { end: false }),
+        writeTo: (destination, signal) => pipeline(body, destination, { end: false, signal }),
       };
     } catch (error) {
       if (isMissingObject(error)) return undefined;
