@@ -1,3 +1,5 @@
+import { setMaxListeners } from 'node:events';
+import type { Socket } from 'node:net';
 import { finished } from 'node:stream/promises';
 import type { Response } from 'express';
 import { ClientGoneError } from '@app/common';
@@ -16,6 +18,24 @@ export function dispositionOf(fileName: string): string {
 }
 
 /**
+ * Aborted when the connection closes: one listener on the socket for its whole life, however many downloads are
+ * pipelined on it (a listener per download would pass Node's warning limit at ten), and no limit on the signal's.
+ */
+const connectionsGone = new WeakMap<Socket, AbortSignal>();
+function goneSignalOf(connection: Socket): AbortSignal {
+  let signal = connectionsGone.get(connection);
+  if (!signal) {
+    const controller = new AbortController();
+    setMaxListeners(0, controller.signal);
+    if (connection.destroyed) controller.abort();
+    else connection.once('close', () => controller.abort());
+    signal = controller.signal;
+    connectionsGone.set(connection, signal);
+  }
+  return signal;
+}
+
+/**
  * Streams an object as a download that no browser renders as a page of ours. A client that goes away first is a
  * `ClientGoneError` (499, nobody to answer), not a server fault. That includes the client of a pipelined request
  * still queued behind another on its connection: its answer never gets the socket, so it never closes or fails by
@@ -28,21 +48,15 @@ export async function sendObject(response: Response, row: AttachmentRow, object:
   response.setHeader('Content-Disposition', dispositionOf(row.fileName));
   response.setHeader('X-Content-Type-Options', 'nosniff');
   response.setHeader('Cache-Control', 'no-store');
-  const abandoned = new AbortController();
-  const connection = response.req.socket;
-  const onConnectionClose = (): void => abandoned.abort();
-  if (connection.destroyed) abandoned.abort();
-  else connection.once('close', onConnectionClose);
+  const gone = goneSignalOf(response.req.socket);
   try {
-    await object.writeTo(response, abandoned.signal);
+    await object.writeTo(response, gone);
     response.end();
     await finished(response);
   } catch (error) {
-    if (abandoned.signal.aborted || response.destroyed || connection.destroyed) {
+    if (gone.aborted || response.destroyed) {
       throw new ClientGoneError('The client went away before its download was sent');
     }
     throw error;
-  } finally {
-    connection.off('close', onConnectionClose);
   }
 }
