@@ -51,12 +51,15 @@ export function multipartBody(file: Buffer, fileName = 'photo.png'): Buffer {
  * Uploads of one 1 MiB photo (the same prebuilt body every time), round robin over the read pool's work orders:
  * 500 work orders at 100 attachments each hold far more uploads than a run sends.
  */
-export function photoUploads(fixtures: Fixtures): () => NextRequest {
+export function photoUploads(
+  fixtures: Fixtures,
+  pathOf = (workOrderId: string): string => `/v1/work-orders/${workOrderId}/attachments`,
+): () => NextRequest {
   const body = multipartBody(photo(MIB));
   let next = 0;
   return () => ({
     method: 'POST',
-    path: `/v1/work-orders/${fixtures.readIds[next++ % fixtures.readIds.length]}/attachments`,
+    path: pathOf(fixtures.readIds[next++ % fixtures.readIds.length]),
     body,
     headers: { 'content-type': MULTIPART_TYPE },
   });

@@ -6,6 +6,8 @@ export interface ScenarioResult {
   floor: LoadResult;
   /** The service at the `--baseline` commit, when the run has one. */
   baseline?: LoadResult;
+  /** The floor doing the scenario's work the least way the contract allows (`Scenario.leastWork`), if it has one. */
+  leastWork?: LoadResult;
 }
 
 export const ms = (value: number): string => (Number.isFinite(value) ? value.toFixed(1) : '–');
@@ -22,6 +24,9 @@ export function hasErrors(result: LoadResult): boolean {
   return result.errors > 0 || Object.keys(result.failures).length > 0 || result.requests === 0;
 }
 
+/** The row of a scenario's `leastWork` run (on the floor); its ratio is its own req/s over the floor's. */
+export const LEAST_WORK_ROW = 'floor, least work';
+
 /** One Markdown table (readable in a terminal too): a row per server per scenario, the ratio on the service's row. */
 export function renderTable(results: ScenarioResult[]): string {
   const header = [
@@ -32,21 +37,25 @@ export function renderTable(results: ScenarioResult[]): string {
     'p95 ms',
     'p99 ms',
     'CPU ms/req',
+    'DB CPU ms/req',
     'peak RSS MiB',
     'non-2xx / errors',
     'service ÷ floor',
     ...(results.some((result) => result.baseline) ? ['service ÷ baseline'] : []),
   ];
   const rows: string[][] = [];
-  const withBaseline = header.length > 10;
+  const withBaseline = header.length > 11;
   const ratioOf = (a: LoadResult, b: LoadResult | undefined): string =>
     b && b.requestsPerSecond > 0 ? (a.requestsPerSecond / b.requestsPerSecond).toFixed(2) : '–';
-  for (const { scenario, service, floor, baseline } of results) {
-    const flagged = [service, floor, ...(baseline ? [baseline] : [])].some(hasErrors) ? ' ⚠' : '';
+  for (const { scenario, service, floor, baseline, leastWork } of results) {
+    const flagged = [service, floor, ...(baseline ? [baseline] : []), ...(leastWork ? [leastWork] : [])].some(hasErrors)
+      ? ' ⚠'
+      : '';
     const servers: Array<readonly [string, LoadResult]> = [
       ['service', service],
       ...(baseline ? [['baseline', baseline] as const] : []),
       ['floor', floor],
+      ...(leastWork ? [[LEAST_WORK_ROW, leastWork] as const] : []),
     ];
     for (const [name, result] of servers) {
       rows.push([
@@ -57,14 +66,19 @@ export function renderTable(results: ScenarioResult[]): string {
         ms(result.p95),
         ms(result.p99),
         result.cpuMsPerRequest === undefined ? '–' : result.cpuMsPerRequest.toFixed(2),
+        result.databaseCpuMsPerRequest === undefined ? '–' : result.databaseCpuMsPerRequest.toFixed(2),
         mib(result.peakRssMiB),
         problems(result),
-        name === 'service' ? ratioOf(service, floor) : '',
+        name === 'service'
+          ? ratioOf(service, floor)
+          : name === LEAST_WORK_ROW
+            ? ratioOf(leastWork as LoadResult, floor)
+            : '',
         ...(withBaseline ? [name === 'service' ? ratioOf(service, baseline) : ''] : []),
       ]);
     }
   }
-  return markdownTable(header, rows, (i) => i >= 2 && i !== 8);
+  return markdownTable(header, rows, (i) => i >= 2 && i !== 9);
 }
 
 /** A Markdown table with its columns padded to one width; `numeric` columns are right-aligned. */

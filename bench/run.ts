@@ -10,7 +10,7 @@ import { type ImportCheckResult, importTargetLines, measureImportsAndExports } f
 import { numberArg, parseArgs } from './lib/args.js';
 import { prepareBaseline } from './lib/baseline.js';
 import { migrate, openBenchDatabase, recreateOwnedDatabase, ROOT } from './lib/database.js';
-import { drive, type LoadResult } from './lib/load.js';
+import { combineRuns, drive, type LoadResult } from './lib/load.js';
 import { readManifest, type SeedManifest, writeManifest } from './lib/manifest.js';
 import { memoryMiB, type ServerUnderTest, startServer, stopServer } from './lib/servers.js';
 import { disableAutoExplain, enableAutoExplain, explainScenarios, LogTap } from './explain.js';
@@ -75,31 +75,90 @@ async function seeded(url: string, label: string, owned: boolean): Promise<SeedM
   return manifest;
 }
 
-async function measure(server: ServerUnderTest, scenario: Scenario, fixtures: Fixtures): Promise<LoadResult> {
-  const options = { connections, apiKey: fixtures.apiKey };
+/** One run of a scenario: a name, a server and the load it gets (the scenario's, or its least work's on the floor). */
+type Entrant = readonly [name: string, server: ServerUnderTest, requests: Scenario['requests']];
+
+/** A scenario that writes files is measured in interleaved rounds of this many seconds each (see measureAll). */
+const ROUND_SECONDS = 2;
+
+/** Every entrant of a scenario, measured: one after the other, or in interleaved rounds for one that writes files. */
+async function measureAll(
+  entrants: Entrant[],
+  scenario: Scenario,
+  fixtures: Fixtures,
+): Promise<Map<string, LoadResult>> {
+  const measured = new Map<string, LoadResult>();
+  const interleaved = scenario.writesFiles && !smoke && duration >= ROUND_SECONDS * entrants.length;
+  if (!interleaved) {
+    for (const [name, server, requests] of entrants)
+      measured.set(name, await measure(server, scenario, requests, fixtures));
+    return measured;
+  }
+  // A run that writes files pays the kernel for every page of them, and on this virtual machine the price of a page
+  // depends on what the runs before it did: memory the guest freed goes back to the host (free page reporting), and
+  // the first write into such a page waits for the host to provide it again, 1.3 to 3.5 ms of system time per MiB
+  // written (docs/performance.md, "Session 20"). One run after another, the second paid up to twice what the first
+  // did, whichever server it was. In rounds, each entrant first in turn, every entrant writes into memory of the
+  // same history.
+  const options = { connections, apiKey: fixtures.apiKey, databasePid: database.postmasterPid };
+  const loads = entrants.map(([, , requests]) => requests(fixtures));
+  if (warmup > 0)
+    for (const [index, [, server]] of entrants.entries())
+      await drive(server, { ...options, durationSeconds: warmup, next: loads[index] });
+  writeOutFiles();
+  const rounds = entrants.length * Math.ceil(duration / (ROUND_SECONDS * entrants.length));
+  const runs = entrants.map(() => ({ results: [] as LoadResult[], latencies: [] as number[] }));
+  for (let round = 0; round < rounds; round++) {
+    for (let turn = 0; turn < entrants.length; turn++) {
+      const index = (round + turn) % entrants.length;
+      const run = runs[index];
+      const result = await drive(entrants[index][1], {
+        ...options,
+        durationSeconds: ROUND_SECONDS,
+        next: loads[index],
+        keepLatencies: run.latencies,
+      });
+      run.results.push(result);
+      writeOutFiles();
+    }
+  }
+  for (const [index, [name]] of entrants.entries()) {
+    const result = combineRuns(runs[index].results, runs[index].latencies);
+    logResult(name, result);
+    measured.set(name, result);
+  }
+  return measured;
+}
+
+async function measure(
+  server: ServerUnderTest,
+  scenario: Scenario,
+  requests: Scenario['requests'],
+  fixtures: Fixtures,
+): Promise<LoadResult> {
+  const options = { connections, apiKey: fixtures.apiKey, databasePid: database.postmasterPid };
   // A smoke run of a heavy scenario only shows that it works: a few requests.
   const amount = smoke && scenario.smokeRequests ? Math.max(scenario.smokeRequests, connections) : undefined;
   if (warmup > 0 && amount === undefined) {
-    await drive(server, { ...options, durationSeconds: warmup, next: scenario.requests(fixtures) });
+    await drive(server, { ...options, durationSeconds: warmup, next: requests(fixtures) });
   }
   // The warm-up's files written out first: the measured run starts with no dirty pages, as every server's does.
   if (scenario.writesFiles) writeOutFiles();
-  const result = await drive(server, {
-    ...options,
-    durationSeconds: duration,
-    amount,
-    next: scenario.requests(fixtures),
-  });
+  const result = await drive(server, { ...options, durationSeconds: duration, amount, next: requests(fixtures) });
   // The files a server wrote are written out before the next one runs, so none is slowed by another's pages still
   // being written; they are removed only after every server's run (`loadTest`), because ext4 without a journal (as
   // on the machine this was measured on) skips the inodes of files deleted in the last minute when it makes a new
   // file, at a cost per file made that grows with their number.
   if (scenario.writesFiles) writeOutFiles();
+  logResult(server.name, result);
+  return result;
+}
+
+function logResult(name: string, result: LoadResult): void {
   log(
-    `  ${server.name.padEnd(7)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${result.p50.toFixed(1)} ms  p99 ${result.p99.toFixed(1)} ms` +
+    `  ${name.padEnd(7)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${result.p50.toFixed(1)} ms  p99 ${result.p99.toFixed(1)} ms` +
       (hasErrors(result) ? `  ERRORS ${JSON.stringify(result.failures)} + ${result.errors}` : ''),
   );
-  return result;
 }
 
 /** Writes every dirty page out to disk (`sync`), so a measured run neither pays for nor leaves another's writeback. */
@@ -163,17 +222,22 @@ async function loadTest(
   for (const [index, scenario] of scenarios.entries()) {
     log(scenario.name);
     // Rotate who goes first, so none always runs on a warmer database.
-    const all = baseline ? [service, baseline, floor] : [service, floor];
+    const all: Entrant[] = [
+      ['service', service, scenario.requests],
+      ...(baseline ? [['baseline', baseline, scenario.requests] as const] : []),
+      ['floor', floor, scenario.requests],
+      ...(scenario.leastWork ? [['least work', floor, scenario.leastWork] as const] : []),
+    ];
     const order = [...all.slice(index % all.length), ...all.slice(0, index % all.length)];
-    const measured = new Map<string, LoadResult>();
+    let measured: Map<string, LoadResult>;
     const undo = await scenario.setup?.(database.url, fixtures);
     try {
-      for (const server of order) measured.set(server.name, await measure(server, scenario, fixtures));
+      measured = await measureAll(order, scenario, fixtures);
     } finally {
       try {
         await undo?.();
       } finally {
-        if (scenario.writesFiles) for (const server of order) await emptyFolder(uploadDirOf(server.name));
+        if (scenario.writesFiles) for (const [, server] of order) await emptyFolder(uploadDirOf(server.name));
       }
     }
     results.push({
@@ -181,6 +245,7 @@ async function loadTest(
       service: measured.get('service') as LoadResult,
       floor: measured.get('floor') as LoadResult,
       baseline: measured.get('baseline'),
+      leastWork: measured.get('least work'),
     });
   }
   const peaks = [service, ...(baseline ? [baseline] : []), floor]

@@ -23,6 +23,12 @@ export interface Scenario {
    * POST and PUT, 2 for lists and searches). `npm run bench:compare` checks it between two runs.
    */
   maxGrowth: number;
+  /**
+   * A second load for the floor alone, measured beside the others: the scenario's work done the least way the
+   * contract allows, by hand on plain `node:http` (the floor's `least-work-upload` route). A reference for what the
+   * target asks on this machine, not a target: it skips guarantees the service must give.
+   */
+  leastWork?: (fixtures: Fixtures) => () => NextRequest;
 }
 
 /** Issue 27: reading or writing one record may slow by 30% on ten times the data, a list or a search may double. */
@@ -179,6 +185,7 @@ export const SCENARIOS: Scenario[] = [
     // adds are removed with the run's other writes.
     name: 'POST attachment, 1 MiB photo',
     requests: (fixtures) => photoUploads(fixtures),
+    leastWork: (fixtures) => photoUploads(fixtures, (workOrderId) => `/v1/floor/least-work-upload/${workOrderId}`),
     minRatio: ATTACHMENT_TARGETS.uploadRatio,
     smokeRequests: 10,
     writesFiles: true,

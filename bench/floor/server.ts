@@ -11,6 +11,7 @@ import { Authenticator, type Caller } from './auth.js';
 import { databaseFailure, HttpError, readJsonBody, sendJson, sendText } from './http.js';
 import { KeyCache } from './key-cache.js';
 import { SlidingWindowLimiter } from './rate-limit.js';
+import { LEAST_WORK_UPLOAD_PATH, leastWorkUpload } from './least-work-upload.js';
 import { CONTENT_PATH, plainDownload, plainUpload, UPLOAD_PATH } from './uploads.js';
 import { listTenants } from './tenants.js';
 import { createWorkOrderBody, pathId, tenantListQuery, updateWorkOrderBody, workOrderListQuery } from './validate.js';
@@ -138,6 +139,13 @@ async function serve(request: IncomingMessage, response: ServerResponse): Promis
   try {
     if (uploadFolder && method === 'POST' && UPLOAD_PATH.test(path)) {
       await plainUpload(request, response, uploadFolder);
+      return;
+    }
+    const leastWork = uploadFolder && method === 'POST' ? LEAST_WORK_UPLOAD_PATH.exec(path) : null;
+    if (uploadFolder && leastWork) {
+      const caller = await auth.authenticate(request);
+      limiter.consume(caller.apiKeyId, true, response);
+      await leastWorkUpload(request, response, uploadFolder, pool, caller, leastWork[1]);
       return;
     }
     const download = uploadFolder && method === 'GET' ? CONTENT_PATH.exec(path) : null;

@@ -1,6 +1,6 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import pg from 'pg';
 
 /** The repository root: this file runs from dist/bench/lib/. */
@@ -46,6 +46,8 @@ export interface BenchDatabase {
   label: string;
   /** True when this is the dedicated embedded cluster, which the bench may drop and re-create. */
   owned: boolean;
+  /** The cluster's postmaster, whose children's CPU the load results count (the embedded cluster only). */
+  postmasterPid?: number;
   stop(): Promise<void>;
 }
 
@@ -67,7 +69,14 @@ export async function openBenchDatabase(
   const options = { ...BENCH_CLUSTER, database: benchDatabaseName(scale, seed) };
   log(`embedded PostgreSQL: ${options.dataDir} on port ${options.port}, database ${options.database}`);
   const running = await library.startEmbeddedDatabase(options, serverLog);
-  return { url: running.url, label: options.database, owned: true, stop: () => running.stop() };
+  const postmasterPid = Number(readFileSync(join(options.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  return {
+    url: running.url,
+    label: options.database,
+    owned: true,
+    postmasterPid: Number.isInteger(postmasterPid) && postmasterPid > 0 ? postmasterPid : undefined,
+    stop: () => running.stop(),
+  };
 }
 
 export async function migrate(url: string): Promise<string[]> {

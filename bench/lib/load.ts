@@ -1,5 +1,5 @@
 import autocannon, { type RequestDefinition } from 'autocannon';
-import { cpuTimeMs, sampleRss, type ServerUnderTest } from './servers.js';
+import { cpuSince, cpuTimeMs, processTreeCpuMs, sampleRss, type ServerUnderTest } from './servers.js';
 
 export interface NextRequest {
   method: 'GET' | 'POST' | 'PUT';
@@ -23,6 +23,10 @@ export interface LoadOptions {
   apiKey: string;
   /** Called for every request sent: the scenario's next request. */
   next: () => NextRequest;
+  /** The database cluster's postmaster: its and its backends' CPU per answered request is reported too. */
+  databasePid?: number;
+  /** Where every answer's latency is also kept (several runs' percentiles taken together: `combineRuns`). */
+  keepLatencies?: number[];
 }
 
 export interface LoadResult {
@@ -38,11 +42,52 @@ export interface LoadResult {
   peakRssMiB?: number;
   /** CPU time the server process spent per answered request: steadier than req/s on a shared machine. */
   cpuMsPerRequest?: number;
+  /** CPU time the database cluster spent per answered request (the embedded cluster only): on the same cores. */
+  databaseCpuMsPerRequest?: number;
 }
 
 function percentile(sorted: Float64Array, p: number): number {
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+function percentiles(latencies: number[]): Pick<LoadResult, 'requests' | 'p50' | 'p95' | 'p99'> {
+  const sorted = Float64Array.from(latencies).sort();
+  return {
+    requests: latencies.length,
+    p50: percentile(sorted, 50),
+    p95: percentile(sorted, 95),
+    p99: percentile(sorted, 99),
+  };
+}
+
+/**
+ * Several runs of one server as one: requests and CPU summed, req/s over their summed durations (each run's own
+ * req/s × its seconds: its requests over its duration), percentiles over every latency kept (`keepLatencies`).
+ */
+export function combineRuns(runs: LoadResult[], latencies: number[]): LoadResult {
+  const seconds = runs.reduce(
+    (sum, run) => sum + (run.requestsPerSecond > 0 ? run.requests / run.requestsPerSecond : 0),
+    0,
+  );
+  const failures: Record<string, number> = {};
+  for (const run of runs)
+    for (const [status, count] of Object.entries(run.failures)) failures[status] = (failures[status] ?? 0) + count;
+  const combined = percentiles(latencies);
+  const perRequest = (field: 'cpuMsPerRequest' | 'databaseCpuMsPerRequest'): number | undefined => {
+    if (combined.requests === 0 || runs.some((run) => run[field] === undefined)) return undefined;
+    return runs.reduce((sum, run) => sum + (run[field] ?? 0) * run.requests, 0) / combined.requests;
+  };
+  const peaks = runs.flatMap((run) => (run.peakRssMiB === undefined ? [] : [run.peakRssMiB]));
+  return {
+    ...combined,
+    requestsPerSecond: seconds > 0 ? combined.requests / seconds : 0,
+    failures,
+    errors: runs.reduce((sum, run) => sum + run.errors, 0),
+    peakRssMiB: peaks.length > 0 ? Math.max(...peaks) : undefined,
+    cpuMsPerRequest: perRequest('cpuMsPerRequest'),
+    databaseCpuMsPerRequest: perRequest('databaseCpuMsPerRequest'),
+  };
 }
 
 /**
@@ -74,6 +119,9 @@ export function drive(server: ServerUnderTest, options: LoadOptions): Promise<Lo
   const pid = server.process.pid;
   const stopSampling = pid === undefined ? () => undefined : sampleRss(pid);
   const cpuBefore = pid === undefined ? undefined : cpuTimeMs(pid);
+  const databaseCpu = (): Map<number, number> | undefined =>
+    options.databasePid === undefined ? undefined : processTreeCpuMs(options.databasePid);
+  const databaseBefore = databaseCpu();
   const started = performance.now();
   let lastAnswered = started;
   return new Promise((resolveResult, reject) => {
@@ -94,13 +142,17 @@ export function drive(server: ServerUnderTest, options: LoadOptions): Promise<Lo
           cpuBefore === undefined || cpuAfter === undefined || latencies.length === 0
             ? undefined
             : (cpuAfter - cpuBefore) / latencies.length;
+        const databaseAfter = databaseCpu();
+        const databaseCpuMsPerRequest =
+          databaseBefore === undefined || databaseAfter === undefined || latencies.length === 0
+            ? undefined
+            : cpuSince(databaseBefore, databaseAfter) / latencies.length;
         if (error) {
           reject(error);
           return;
         }
-        const sorted = Float64Array.from(latencies).sort();
         resolveResult({
-          requests: latencies.length,
+          ...percentiles(latencies),
           // autocannon's duration is whole seconds (it notices the end on a one-second tick), too coarse for a run
           // of a fixed amount: that one is timed to its last answer.
           requestsPerSecond:
@@ -108,18 +160,17 @@ export function drive(server: ServerUnderTest, options: LoadOptions): Promise<Lo
             (options.amount === undefined
               ? result.duration || options.durationSeconds
               : (lastAnswered - started) / 1000),
-          p50: percentile(sorted, 50),
-          p95: percentile(sorted, 95),
-          p99: percentile(sorted, 99),
           failures,
           errors: errors + result.timeouts,
           peakRssMiB,
           cpuMsPerRequest,
+          databaseCpuMsPerRequest,
         });
       },
     );
     instance.on('response', (_client, statusCode, _bytes, responseTime) => {
       latencies.push(responseTime);
+      options.keepLatencies?.push(responseTime);
       lastAnswered = performance.now();
       if (statusCode < 200 || statusCode > 299) failures[statusCode] = (failures[statusCode] ?? 0) + 1;
     });

@@ -1,6 +1,6 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { ROOT } from './database.js';
@@ -146,6 +146,37 @@ export function cpuTimeMs(pid: number): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * CPU time of a process and each of its children, in ms by process id: the database cluster's postmaster and its
+ * backends. `cpuSince` takes two of these apart.
+ */
+export function processTreeCpuMs(pid: number): Map<number, number> {
+  const times = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(entry) === pid || Number(fields[1]) === pid)
+        times.set(Number(entry), ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return times;
+}
+
+/**
+ * The CPU time the processes of `after` spent since `before` (a process new since then: all of its time). One that
+ * ended in between takes its time with it: an undercount, never a negative (the servers' pools keep their backends
+ * for the whole run; autovacuum's workers come and go).
+ */
+export function cpuSince(before: Map<number, number>, after: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, time] of after) total += Math.max(0, time - (before.get(pid) ?? 0));
+  return total;
 }
 
 /** Samples VmRSS every 100 ms until stopped; returns the highest seen. */
