@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { AuthenticatedRequest } from '../auth/caller.js';
+import { ClientGoneError } from '../errors/domain-errors.js';
 import { REQUEST_ID_HEADER } from './request-context.js';
 
 const INCOMING_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -34,6 +35,14 @@ function requestIdFor(request: IncomingMessage, response: ServerResponse): strin
 }
 
 /**
+ * The status sent; for a request whose connection closed before its answer's head went out, 499 (the client went
+ * away, as nginx logs it), not the 200 Express holds until a handler sets one.
+ */
+function statusOf(response: Response): number {
+  return response.headersSent ? response.statusCode : ClientGoneError.STATUS;
+}
+
+/**
  * What a request line says: the route template (the concrete path only when no route matched), never the
  * query string, headers or bodies, so neither keys nor search terms are written.
  */
@@ -42,7 +51,7 @@ function requestFields(request: Request, response: Response, durationMs: number)
   return {
     method: request.method,
     route: routeTemplateOf(request) ?? pathOf(request),
-    status: response.statusCode,
+    status: statusOf(response),
     durationMs,
     teamId: caller?.teamId,
     apiKeyId: caller?.apiKeyId,
@@ -53,7 +62,7 @@ function requestFields(request: Request, response: Response, durationMs: number)
  * One JSON line per request, with a request id that is also returned as `X-Request-Id`; a server fault's line
  * carries it too (`aboutRequest`). Faults (5xx) are logged at `error`, everything else at
  * `info`, so `LOG_LEVEL=warn` drops the routine lines. Written when the answer is finished (or the connection
- * closed first: "request aborted"). Plain listeners rather than pino-http: its per-request child logger and
+ * closed first: "request aborted", with status 499 when no answer had started). Plain listeners rather than pino-http: its per-request child logger and
  * wrappers were a measurable share of a one-record read's CPU, for a line this small.
  */
 export function requestLogger(logger: Logger): (request: Request, response: Response, next: NextFunction) => void {
@@ -64,7 +73,7 @@ export function requestLogger(logger: Logger): (request: Request, response: Resp
     const log = (): void => {
       if (logged) return;
       logged = true;
-      const level = response.statusCode >= 500 ? 'error' : 'info';
+      const level = statusOf(response) >= 500 ? 'error' : 'info';
       if (!logger.isLevelEnabled(level)) return;
       const durationMs = Number((process.hrtime.bigint() - started) / 1000n) / 1000;
       logger[level](
