@@ -35,20 +35,10 @@ export class ReceiveImportGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<true> {
     const request = context.switchToHttp().getRequest<Request>();
-    if (!request.is(IMPORT_TYPES)) {
-      request.resume();
-      throw new HttpException(
-        { message: 'Content-Type must be text/csv or application/x-ndjson' },
-        HttpStatus.UNSUPPORTED_MEDIA_TYPE,
-      );
-    }
-    if (Number(request.headers['content-length'] ?? 0) > MAX_IMPORT_BYTES) {
-      request.resume();
-      throw importTooLarge();
-    }
     try {
-      await this.queryPipe.transform(request.query, { type: 'query', metatype: CreateImportQuery });
+      await this.refuseAtOnce(request);
     } catch (error) {
+      // Refused before a byte of the body was read: the rest is read and dropped, so the refusal can be answered.
       request.resume();
       throw error;
     }
@@ -61,6 +51,18 @@ export class ReceiveImportGuard implements CanActivate {
     // "The same body" for an Idempotency-Key retry: the same bytes.
     setBodyDigest(request, body.digest);
     return true;
+  }
+
+  /** Throws what refuses the import without reading its body: the Content-Type, a declared length, the query. */
+  private async refuseAtOnce(request: Request): Promise<void> {
+    if (!request.is(IMPORT_TYPES)) {
+      throw new HttpException(
+        { message: 'Content-Type must be text/csv or application/x-ndjson' },
+        HttpStatus.UNSUPPORTED_MEDIA_TYPE,
+      );
+    }
+    if (Number(request.headers['content-length'] ?? 0) > MAX_IMPORT_BYTES) throw importTooLarge();
+    await this.queryPipe.transform(request.query, { type: 'query', metatype: CreateImportQuery });
   }
 }
 

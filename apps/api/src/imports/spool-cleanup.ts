@@ -1,9 +1,8 @@
 import { lstat, readdir, unlink } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Injectable } from '@nestjs/common';
 import { AppConfig, PeriodicTask } from '@app/common';
-import { SPOOL_FILE_PREFIX } from './spooled-body.js';
+import { SPOOL_FILE_PREFIX, spoolFolder } from './spooled-body.js';
 
 /**
  * A spooled body's file lives only while its body arrives, which Node's HTTP server cuts off after its
@@ -24,7 +23,7 @@ export class SpoolCleanup extends PeriodicTask {
 
   constructor(config: AppConfig) {
     super(10 * 60_000, 'ImportSpool');
-    this.folder = config.IMPORT_SPOOL_DIR ?? tmpdir();
+    this.folder = spoolFolder(config.IMPORT_SPOOL_DIR);
   }
 
   /**

@@ -20,6 +20,11 @@ export interface SpooledBody {
   rows: ReadStream;
 }
 
+/** The folder spooled bodies go to: `folder` (IMPORT_SPOOL_DIR) if set, the system's temporary folder otherwise. */
+export function spoolFolder(folder: string | undefined): string {
+  return folder ?? tmpdir();
+}
+
 export interface SpoolOptions {
   /** More bytes than this refuse the body with `tooLarge()`. */
   limit: number;
@@ -37,7 +42,7 @@ export interface SpoolOptions {
  * rest of a body over the limit is read and dropped so the answer can still be sent.
  */
 export async function spoolBody(body: IncomingMessage, options: SpoolOptions): Promise<SpooledBody> {
-  const folder = options.folder ?? tmpdir();
+  const folder = spoolFolder(options.folder);
   if (options.folder) await mkdir(folder, { recursive: true });
   const path = join(folder, `${SPOOL_FILE_PREFIX}${randomUUID()}`);
   const remove = (): Promise<void> => unlink(path).catch(() => undefined);

@@ -42,7 +42,10 @@ async function until(check: () => boolean): Promise<void> {
 
 describe(requestLogger.name, () => {
   let server: Server | undefined;
-  afterEach(() => server?.close());
+  afterEach(async () => {
+    server?.closeAllConnections();
+    if (server) await new Promise((closed) => server?.close(closed));
+  });
 
   it('logs an answered request with the status it was sent', async () => {
     const app = await loggedApp();
