@@ -16,6 +16,19 @@ jest.setTimeout(180_000);
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const BOUNDARY = 'process-refusals-boundary';
 
+/** A multipart body's PNG part, `fillBytes` of `fill` after the signature; `closed` ends the body after it. */
+function pngPart(name: string, fileName: string, fillBytes: number, fill: number, closed: boolean): Buffer {
+  return Buffer.concat([
+    Buffer.from(
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"; filename="${fileName}"\r\n` +
+        'Content-Type: image/png\r\n\r\n',
+    ),
+    PNG_SIGNATURE,
+    Buffer.alloc(fillBytes, fill),
+    Buffer.from(closed ? `\r\n--${BOUNDARY}--\r\n` : ''),
+  ]);
+}
+
 describe('refused uploads, against the service in its own process', () => {
   let databaseUrl: string;
   let storageDir: string;
@@ -120,14 +133,8 @@ describe('refused uploads, against the service in its own process', () => {
     connection.socket.write(body);
     return connection;
   };
-  const otherPart = Buffer.concat([
-    Buffer.from(
-      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="photo"; filename="leak.png"\r\n` +
-        'Content-Type: image/png\r\n\r\n',
-    ),
-    PNG_SIGNATURE,
-    Buffer.alloc(256 << 10, 4),
-  ]);
+  // Never closed: the body ends inside the part.
+  const otherPart = pngPart('photo', 'leak.png', 256 << 10, 4, false);
 
   it('a part not named file in a body that ends without its closing boundary is refused, the service going on', async () => {
     // busboy fails the part it is in ("Unexpected end of form"): a part it was told to drop, here.
@@ -237,15 +244,7 @@ describe('refused uploads, against the service in its own process', () => {
   it('uploads whose clients leave right after sending them whole leave no row, no object and no error', async () => {
     const before = ((await (await api(`work-orders/${workOrderId}/attachments`)).json()) as { data: unknown[] }).data;
     const logged = service.output().length;
-    const part = Buffer.concat([
-      Buffer.from(
-        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="gone.png"\r\n` +
-          'Content-Type: image/png\r\n\r\n',
-      ),
-      PNG_SIGNATURE,
-      Buffer.alloc(32 << 10, 7),
-      Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
-    ]);
+    const part = pngPart('file', 'gone.png', 32 << 10, 7, true);
     // Gone at once, and a little later: some leave while the row is being written, after the file was stored.
     for (let round = 0; round < 20; round += 1) {
       const connection = sendUpload(part, part.length);
