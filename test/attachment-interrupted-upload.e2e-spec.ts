@@ -7,7 +7,14 @@ import pg from 'pg';
 import { ManualClock } from '@app/common';
 import { ABANDONED_UPLOAD_MS, AttachmentsCleanup, uploadGarbage } from '../apps/api/src/work-orders/index.js';
 import { createUnit, createWorkOrder } from './factories/work-orders.js';
-import { freePort, rawConnection, spawnService, type ServiceProcess } from './support/service-process.js';
+import {
+  conformingFetch,
+  freePort,
+  rawConnection,
+  servedConformance,
+  spawnService,
+  type ServiceProcess,
+} from './support/service-process.js';
 import { createTestApp, createTestDatabase, dropTestDatabase, type TestApp } from './support/test-app.js';
 import { until } from './support/until.js';
 
@@ -139,8 +146,9 @@ describe('an upload cut off half-way', () => {
       await until(() => /API key (ppk_\w+)/.test(started.output()), 'the demo key in the start-up lines', 120_000);
       const apiKey = /API key (ppk_\w+)/.exec(started.output())?.[1] ?? '';
       const teamId = /teamId (\S+),/.exec(started.output())?.[1] ?? '';
+      const checkedFetch = conformingFetch(await servedConformance(`http://127.0.0.1:${port}`));
       const post = async (path: string, body: object): Promise<{ id: string }> => {
-        const response = await fetch(`http://127.0.0.1:${port}/v1/${path}`, {
+        const response = await checkedFetch(`http://127.0.0.1:${port}/v1/${path}`, {
           method: 'POST',
           headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
           body: JSON.stringify(body),

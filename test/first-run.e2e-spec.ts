@@ -4,6 +4,8 @@ import { AppConfig } from '@app/common';
 import { createDemoTeamIfEmpty, listen } from '../apps/api/src/core/start-up.js';
 import { SAMPLE_COUNTS } from '../apps/api/src/sandbox/index.js';
 import { captureLogs } from './support/log-lines.js';
+import type { ReceivedResponse } from './support/openapi-conformance.js';
+import { servedConformance } from './support/service-process.js';
 import { bearer, createTestApp, type TestApp } from './support/test-app.js';
 
 // Start-up printed the demo key and password inside JSON log strings, and /health answered 200 before they were
@@ -24,13 +26,19 @@ describe('first run', () => {
     const sut = await start();
     const open = await listen(sut.app, 0);
     const base = `http://127.0.0.1:${(sut.app.getHttpServer().address() as AddressInfo).port}`;
-    for (const path of ['/health', '/health/ready', '/v1']) {
+    const answers: Array<[string, ReceivedResponse]> = [];
+    for (const path of ['/health', '/health/ready', '/v1', '/v1/work-orders']) {
       const response = await fetch(`${base}${path}`);
       expect({ path, status: response.status }).toEqual({ path, status: 503 });
       expect(response.headers.get('retry-after')).toBe('1');
-      expect(await response.json()).toEqual({ error: 'The service is starting; retry in a moment' });
+      const text = await response.text();
+      expect(JSON.parse(text)).toEqual({ error: 'The service is starting; retry in a moment' });
+      answers.push([path, { status: response.status, headers: Object.fromEntries(response.headers), text }]);
     }
     open();
+    // The document is served once open: the answers while starting are ones it describes.
+    const conformance = await servedConformance(base);
+    for (const [path, answer] of answers) conformance.assert('GET', path, answer);
     expect((await fetch(`${base}/health`)).status).toBe(200);
     expect((await fetch(`${base}/health/ready`)).status).toBe(200);
   });

@@ -2,7 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawn, type ChildProcess } from 'node:child_process';
 import pg from 'pg';
 import { createTestDatabase, dropTestDatabase } from './support/test-app.js';
-import { freePort, rawConnection, REPO_ROOT as ROOT, SERVICE_MAIN as MAIN } from './support/service-process.js';
+import {
+  conformingFetch,
+  freePort,
+  rawConnection,
+  REPO_ROOT as ROOT,
+  servedConformance,
+  SERVICE_MAIN as MAIN,
+} from './support/service-process.js';
 import { until as waitUntil } from './support/until.js';
 
 // SIGTERM with requests in flight (reliability issue, faults): the service as `npm start` runs it stops taking
@@ -55,8 +62,9 @@ describe('SIGTERM with requests in flight', () => {
       const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
 
       const teamId = /teamId (\S+),/.exec(output)?.[1] ?? '';
+      const checkedFetch = conformingFetch(await servedConformance(base));
       const post = (name: string) =>
-        fetch(`${base}/v1/landlords`, { method: 'POST', headers, body: JSON.stringify({ name }) });
+        checkedFetch(`${base}/v1/landlords`, { method: 'POST', headers, body: JSON.stringify({ name }) });
       const first = await post('Landlord before');
       expect(first.status).toBe(201);
       const ids = [((await first.json()) as { data: { id: string } }).data.id];

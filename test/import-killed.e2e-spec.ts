@@ -2,7 +2,13 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import pg from 'pg';
 import { ManualClock } from '@app/common';
 import { IMPORT_BATCH_ROWS, IMPORT_LEASE_MS } from '../apps/api/src/imports/index.js';
-import { freePort, spawnService, type ServiceProcess } from './support/service-process.js';
+import {
+  conformingFetch,
+  freePort,
+  servedConformance,
+  spawnService,
+  type ServiceProcess,
+} from './support/service-process.js';
 import { createTestApp, createTestDatabase, dropTestDatabase, type TestApp } from './support/test-app.js';
 import { until } from './support/until.js';
 
@@ -42,7 +48,8 @@ describe('an import whose service is killed half-way', () => {
         country: 'GB',
       }),
     ).join('\n');
-    const response = await fetch(`http://127.0.0.1:${port}/v1/imports?resource=units`, {
+    const checkedFetch = conformingFetch(await servedConformance(`http://127.0.0.1:${port}`));
+    const response = await checkedFetch(`http://127.0.0.1:${port}/v1/imports?resource=units`, {
       method: 'POST',
       headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/x-ndjson' },
       body: lines,

@@ -3,7 +3,16 @@ import { mkdtemp, readdir, readlink, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { freePort, rawConnection, spawnService, type ServiceProcess } from './support/service-process.js';
+import type { ResponseConformance } from './support/openapi-conformance.js';
+import {
+  conformingFetch,
+  freePort,
+  rawAnswerOf,
+  rawConnection,
+  servedConformance,
+  spawnService,
+  type ServiceProcess,
+} from './support/service-process.js';
 import { createTestDatabase, dropTestDatabase } from './support/test-app.js';
 import { until } from './support/until.js';
 
@@ -36,9 +45,12 @@ describe('refused uploads, against the service in its own process', () => {
   let baseUrl: string;
   let apiKey: string;
   let workOrderId: string;
+  /** The service's OpenAPI document, which every answer here must match; `checkedFetch` checks each. */
+  let conformance: ResponseConformance;
+  let checkedFetch: typeof fetch;
 
   const api = (path: string, init: RequestInit = {}) =>
-    fetch(`${baseUrl}/v1/${path}`, {
+    checkedFetch(`${baseUrl}/v1/${path}`, {
       ...init,
       headers: { authorization: `Bearer ${apiKey}`, ...(init.headers as Record<string, string> | undefined) },
     });
@@ -64,6 +76,8 @@ describe('refused uploads, against the service in its own process', () => {
     });
     await until(() => /API key (ppk_\w+)/.test(service.output()), 'the demo key in the start-up lines', 120_000);
     apiKey = /API key (ppk_\w+)/.exec(service.output())?.[1] ?? '';
+    conformance = await servedConformance(baseUrl);
+    checkedFetch = conformingFetch(conformance);
     const post = async (path: string, body: object): Promise<string> => {
       const response = await api(path, {
         method: 'POST',
@@ -90,6 +104,14 @@ describe('refused uploads, against the service in its own process', () => {
     await rm(storageDir, { recursive: true, force: true });
   });
 
+  /** Still answering, and never crashed. */
+  const stillUp = async (): Promise<void> => {
+    const health = await fetch(`${baseUrl}/health/ready`);
+    expect(health.status).toBe(200);
+    expect(service.child.exitCode).toBeNull();
+    expect(service.output()).not.toContain('Crashed');
+  };
+
   it.each([
     [
       '3 MB of text: refused from its first bytes, the rest still arriving',
@@ -107,20 +129,8 @@ describe('refused uploads, against the service in its own process', () => {
     const refused = await upload(bytes, fileName);
     expect(refused.status).toBe(status);
     expect(await refused.json()).toEqual({ error: expect.any(String) });
-
-    const health = await fetch(`${baseUrl}/health/ready`);
-    expect(health.status).toBe(200);
-    expect(service.child.exitCode).toBeNull();
-    expect(service.output()).not.toContain('Crashed');
+    await stillUp();
   });
-
-  /** Still answering, and never crashed. */
-  const stillUp = async (): Promise<void> => {
-    const health = await fetch(`${baseUrl}/health/ready`);
-    expect(health.status).toBe(200);
-    expect(service.child.exitCode).toBeNull();
-    expect(service.output()).not.toContain('Crashed');
-  };
 
   /** A multipart request whose head says `declared` bytes, of which `body` is sent. */
   const sendUpload = (body: Buffer, declared: number) => {
@@ -141,6 +151,7 @@ describe('refused uploads, against the service in its own process', () => {
     const connection = sendUpload(otherPart, otherPart.length);
     const answer = await connection.answer;
     expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    conformance.assert('POST', `/v1/work-orders/${workOrderId}/attachments`, rawAnswerOf(answer));
     await stillUp();
   });
 

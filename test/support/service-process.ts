@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { connect, createServer, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { ResponseConformance, type OpenApiDocument, type ReceivedResponse } from './openapi-conformance.js';
 
 /** Built by the test script (`scripts/ensure-build.mjs`) before Jest starts: the service as `npm start` runs it. */
 export const SERVICE_MAIN = fileURLToPath(new URL('../../dist/apps/api/src/main.js', import.meta.url));
@@ -55,4 +56,45 @@ export function rawConnection(port: number): { socket: Socket; answer: Promise<s
     socket.on('error', () => undefined);
   });
   return { socket, answer };
+}
+
+/**
+ * The OpenAPI checker of every e2e response (as `createTestApp`'s agent applies it), for a service reached over the
+ * network: built from the document the service at `baseUrl` serves.
+ */
+export async function servedConformance(baseUrl: string): Promise<ResponseConformance> {
+  const response = await fetch(`${baseUrl}/v1/openapi.json`);
+  if (!response.ok) throw new Error(`${baseUrl}/v1/openapi.json answered ${response.status}`);
+  return new ResponseConformance((await response.json()) as OpenApiDocument);
+}
+
+/**
+ * `fetch`, with every answer checked against the OpenAPI document (`servedConformance`) before the test reads it.
+ * A JSON or text body is read from a clone; a binary one (a download) is left to the test, as supertest leaves it.
+ */
+export function conformingFetch(conformance: ResponseConformance): typeof fetch {
+  return async (input, init) => {
+    const response = await fetch(input, init);
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    const method = init?.method ?? (input instanceof Request ? input.method : 'GET');
+    const type = response.headers.get('content-type') ?? '';
+    const text = /^(application\/json|text\/)/.test(type) ? await response.clone().text() : undefined;
+    conformance.assert(method, url, { status: response.status, headers: Object.fromEntries(response.headers), text });
+    return response;
+  };
+}
+
+/** A raw HTTP/1.1 answer (`rawConnection`'s, one answer, sent with a Content-Length) as the checker reads one. */
+export function rawAnswerOf(answer: string): ReceivedResponse {
+  const headEnd = answer.indexOf('\r\n\r\n');
+  if (headEnd < 0) throw new Error(`not an HTTP answer: ${JSON.stringify(answer.slice(0, 200))}`);
+  const [statusLine, ...lines] = answer.slice(0, headEnd).split('\r\n');
+  const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1]);
+  if (!Number.isInteger(status)) throw new Error(`not an HTTP status line: ${JSON.stringify(statusLine)}`);
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const colon = line.indexOf(':');
+    headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  return { status, headers, text: answer.slice(headEnd + 4) };
 }

@@ -2425,6 +2425,28 @@ export interface operations {
                     "application/json": components["schemas"]["DiscoveryResponse"];
                 };
             };
+            /** @description The instance is still starting; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before retrying (1) */
+                    "Retry-After": number;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
+                    "X-Test-Mode"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The service is starting; retry in a moment"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     ContractorsController_list: {
@@ -2586,7 +2608,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -2595,7 +2617,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying (2) */
+                    /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
@@ -2889,7 +2911,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -2898,7 +2920,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying (2) */
+                    /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
@@ -3107,7 +3129,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -3116,7 +3138,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying (2) */
+                    /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
@@ -3464,7 +3486,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -3473,7 +3495,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying (2) */
+                    /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
@@ -3763,7 +3785,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -3772,7 +3794,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying (2) */
+                    /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
@@ -3946,7 +3968,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -3955,7 +3977,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying (2) */
+                    /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
@@ -4249,7 +4271,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -4258,7 +4280,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying (2) */
+                    /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
@@ -4467,7 +4489,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -4476,7 +4498,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying (2) */
+                    /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
@@ -4824,7 +4846,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -4833,7 +4855,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying (2) */
+                    /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
@@ -5123,7 +5145,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -5132,7 +5154,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying (2) */
+                    /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
@@ -5306,7 +5328,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -5315,7 +5337,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying (2) */
+                    /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
@@ -5609,7 +5631,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -5618,7 +5640,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying (2) */
+                    /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
@@ -5827,7 +5849,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -5836,7 +5858,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying (2) */
+                    /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
@@ -6184,7 +6206,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -6193,7 +6215,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying (2) */
+                    /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
@@ -6483,7 +6505,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -6492,7 +6514,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying (2) */
+                    /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
@@ -6676,7 +6698,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -6685,7 +6707,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying (2) */
+                    /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
@@ -6979,7 +7001,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -6988,7 +7010,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying (2) */
+                    /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
@@ -7197,7 +7219,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -7206,7 +7228,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying (2) */
+                    /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
@@ -7554,7 +7576,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -7563,7 +7585,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying (2) */
+                    /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
@@ -7853,7 +7875,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -7862,7 +7884,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying (2) */
+                    /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
@@ -8054,7 +8076,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -8063,7 +8085,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying (2) */
+                    /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
@@ -8399,9 +8421,9 @@ export interface operations {
                 };
             };
             /**
-             * @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds
+             * @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds
              *
-             *     The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds
+             *     The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds
              */
             503: {
                 headers: {
@@ -8411,7 +8433,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying (2) */
+                    /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
@@ -8622,7 +8644,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -8631,7 +8653,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying (2) */
+                    /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
@@ -8981,7 +9003,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -8990,7 +9012,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying (2) */
+                    /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
@@ -9282,7 +9304,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -9291,7 +9313,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying (2) */
+                    /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
@@ -9480,7 +9502,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -9489,7 +9511,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying (2) */
+                    /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
@@ -9853,9 +9875,9 @@ export interface operations {
                 };
             };
             /**
-             * @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds
+             * @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds
              *
-             *     The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds
+             *     The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds
              */
             503: {
                 headers: {
@@ -9865,7 +9887,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying (2) */
+                    /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
@@ -10075,7 +10097,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -10084,7 +10106,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying (2) */
+                    /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
@@ -10375,7 +10397,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -10384,7 +10406,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying (2) */
+                    /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
@@ -10570,7 +10592,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -10579,7 +10601,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying (2) */
+                    /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
@@ -10738,7 +10760,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -10747,7 +10769,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying (2) */
+                    /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
@@ -10923,7 +10945,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -10932,7 +10954,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying (2) */
+                    /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
@@ -11226,7 +11248,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -11235,7 +11257,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying (2) */
+                    /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
@@ -11444,7 +11466,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -11453,7 +11475,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying (2) */
+                    /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
@@ -11801,7 +11823,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -11810,7 +11832,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying (2) */
+                    /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
@@ -12100,7 +12122,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -12109,7 +12131,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying (2) */
+                    /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
@@ -12298,7 +12320,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -12307,7 +12329,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying (2) */
+                    /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
@@ -12496,7 +12518,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -12505,7 +12527,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying (2) */
+                    /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
@@ -12694,7 +12716,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -12703,7 +12725,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying (2) */
+                    /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
@@ -12892,7 +12914,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -12901,7 +12923,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying (2) */
+                    /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
@@ -13090,7 +13112,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -13099,7 +13121,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying (2) */
+                    /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
@@ -13287,7 +13309,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -13296,7 +13318,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying (2) */
+                    /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
@@ -13467,7 +13489,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -13476,7 +13498,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying (2) */
+                    /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
@@ -13742,7 +13764,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -13751,7 +13773,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying (2) */
+                    /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
@@ -13934,7 +13956,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -13943,7 +13965,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying (2) */
+                    /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
@@ -14235,7 +14257,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -14244,7 +14266,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying (2) */
+                    /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
@@ -14480,7 +14502,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -14489,7 +14511,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying (2) */
+                    /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
@@ -14729,7 +14751,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -14738,7 +14760,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying (2) */
+                    /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
@@ -15004,7 +15026,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -15013,7 +15035,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying (2) */
+                    /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
@@ -15212,7 +15234,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -15221,7 +15243,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying (2) */
+                    /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
@@ -15462,7 +15484,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -15471,7 +15493,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying (2) */
+                    /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
@@ -15632,7 +15654,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -15641,7 +15663,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying (2) */
+                    /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
@@ -15945,7 +15967,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -15954,7 +15976,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying (2) */
+                    /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
@@ -16109,7 +16131,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -16118,7 +16140,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying (2) */
+                    /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
@@ -16301,7 +16323,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -16310,7 +16332,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying (2) */
+                    /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
@@ -16499,7 +16521,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -16508,7 +16530,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying (2) */
+                    /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
@@ -16774,7 +16796,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -16783,7 +16805,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying (2) */
+                    /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
@@ -17047,7 +17069,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds */
+            /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -17056,7 +17078,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying (2) */
+                    /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";

@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { randomBytes } from 'node:crypto';
-import { AppConfig, type Logger } from '@app/common';
+import { AppConfig, STARTING_ERROR, type Logger } from '@app/common';
 import { AccountsService } from '../dashboard/index.js';
 import { ApiKeysService, FIRST_KEY_NAME } from '../api-keys/index.js';
 import { API_PREFIX, DASHBOARD_PATH, DOCS_PATH, HEALTH_PATHS, METRICS_PATH, OPENAPI_PATH } from './configure-app.js';
@@ -25,7 +25,7 @@ function listenFailure(error: NodeJS.ErrnoException, port: number): Error {
   }
 }
 
-const STARTING = JSON.stringify({ error: 'The service is starting; retry in a moment' });
+const STARTING = JSON.stringify({ error: STARTING_ERROR });
 
 /** The answer to every request between binding the port and `open()`: 503, so no probe says ready too early. */
 function answerStarting(_request: IncomingMessage, response: ServerResponse): void {
@@ -33,6 +33,7 @@ function answerStarting(_request: IncomingMessage, response: ServerResponse): vo
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': Buffer.byteLength(STARTING),
     'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
     'Retry-After': '1',
   });
   response.end(STARTING);

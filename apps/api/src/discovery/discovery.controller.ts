@@ -1,7 +1,7 @@
 import { Controller, Get, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { AppConfig, Public } from '@app/common';
+import { ApiStartingResponse, AppConfig, Public } from '@app/common';
 import { API_VERSION, DASHBOARD_PATH, DOCS_PATH, HEALTH_PATHS, OPENAPI_PATH } from '../core/index.js';
 
 class DiscoveryLinks {
@@ -63,6 +63,7 @@ export class DiscoveryController {
       'probes. Needs no key. The links are absolute: under `PUBLIC_URL` when it is set, else the request’s host.',
   })
   @ApiOkResponse({ type: DiscoveryResponse })
+  @ApiStartingResponse()
   discover(@Req() request: Request): DiscoveryResponse {
     const base = (this.config.PUBLIC_URL ?? `${request.protocol}://${request.get('host') ?? 'localhost'}`).replace(
       /\/+$/,

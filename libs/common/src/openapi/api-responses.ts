@@ -16,7 +16,7 @@ const ERROR_TEXT: Record<number, string> = {
   422: 'The Idempotency-Key was already used with a different method, path or body',
   429: 'Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit',
   500: 'Internal server error; never a stack trace',
-  503: 'The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Retry after `Retry-After` seconds',
+  503: 'The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds',
 };
 
 /**
@@ -96,7 +96,10 @@ function errorHeaders(status: number): Record<string, Header> | undefined {
   if (status === 503) {
     return {
       ...ERROR_RATE_LIMIT_HEADERS,
-      'Retry-After': { ...RETRY_AFTER['Retry-After'], description: 'Whole seconds to wait before retrying (2)' },
+      'Retry-After': {
+        ...RETRY_AFTER['Retry-After'],
+        description: 'Whole seconds to wait before retrying (2; 1 from an instance still starting)',
+      },
     };
   }
   return ERROR_RATE_LIMIT_HEADERS;
@@ -139,6 +142,28 @@ export function ApiErrorsDescribed(
         headers: errorHeaders(status),
       }),
     ),
+  );
+}
+
+/** The answer to every request that reaches an instance before it is open (docs/operations.md, "Health"). */
+export const STARTING_ERROR = 'The service is starting; retry in a moment';
+
+/**
+ * The one `{error}` an operation that needs no key and no database can give: 503 from an instance still starting
+ * (`Retry-After: 1`). For operations outside `ApiErrors`, such as the discovery document.
+ */
+export function ApiStartingResponse(): MethodDecorator & ClassDecorator {
+  return applyDecorators(
+    ApiExtraModels(ErrorBody),
+    ApiResponse({
+      status: 503,
+      description: 'The instance is still starting; retry after `Retry-After` seconds',
+      type: ErrorBody,
+      example: { error: STARTING_ERROR },
+      headers: {
+        'Retry-After': { ...RETRY_AFTER['Retry-After'], description: 'Whole seconds to wait before retrying (1)' },
+      },
+    }),
   );
 }
 
