@@ -48,8 +48,10 @@ export function multipartBody(file: Buffer, fileName = 'photo.png'): Buffer {
 }
 
 /**
- * Uploads of one 1 MiB photo (the same prebuilt body every time), round robin over the read pool's work orders:
- * 500 work orders at 100 attachments each hold far more uploads than a run sends.
+ * Uploads of one 1 MiB photo (the same prebuilt body every time), round robin over the read pool's work orders
+ * (`pathOf`: the service's route, or the floor's least-work route). 500 work orders at 100 attachments each hold
+ * 50,000 rows; a default run writes about 5,000, removed afterwards (the service's and the least work's rows count,
+ * the floor's plain uploads write none). `--duration 120` with `--baseline` may reach the limit (409s fail it).
  */
 export function photoUploads(
   fixtures: Fixtures,

@@ -8,6 +8,8 @@ export interface ScenarioResult {
   baseline?: LoadResult;
   /** The floor doing the scenario's work the least way the contract allows (`Scenario.leastWork`), if it has one. */
   leastWork?: LoadResult;
+  /** Measured in this many interleaved rounds per server (a scenario that writes files), not in one run each. */
+  rounds?: number;
 }
 
 export const ms = (value: number): string => (Number.isFinite(value) ? value.toFixed(1) : '–');

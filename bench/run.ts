@@ -86,13 +86,13 @@ async function measureAll(
   entrants: Entrant[],
   scenario: Scenario,
   fixtures: Fixtures,
-): Promise<Map<string, LoadResult>> {
+): Promise<{ measured: Map<string, LoadResult>; rounds?: number }> {
   const measured = new Map<string, LoadResult>();
   const interleaved = scenario.writesFiles && !smoke && duration >= ROUND_SECONDS * entrants.length;
   if (!interleaved) {
     for (const [name, server, requests] of entrants)
-      measured.set(name, await measure(server, scenario, requests, fixtures));
-    return measured;
+      measured.set(name, await measure(name, server, scenario, requests, fixtures));
+    return { measured };
   }
   // A run that writes files pays the kernel for every page of them, and on this virtual machine the price of a page
   // depends on what the runs before it did: memory the guest freed goes back to the host (free page reporting), and
@@ -106,6 +106,7 @@ async function measureAll(
     for (const [index, [, server]] of entrants.entries())
       await drive(server, { ...options, durationSeconds: warmup, next: loads[index] });
   writeOutFiles();
+  // Each round runs every entrant once; as many as give each at least `duration`, each entrant first equally often.
   const rounds = entrants.length * Math.ceil(duration / (ROUND_SECONDS * entrants.length));
   const runs = entrants.map(() => ({ results: [] as LoadResult[], latencies: [] as number[] }));
   for (let round = 0; round < rounds; round++) {
@@ -127,10 +128,11 @@ async function measureAll(
     logResult(name, result);
     measured.set(name, result);
   }
-  return measured;
+  return { measured, rounds };
 }
 
 async function measure(
+  name: string,
   server: ServerUnderTest,
   scenario: Scenario,
   requests: Scenario['requests'],
@@ -150,7 +152,7 @@ async function measure(
   // on the machine this was measured on) skips the inodes of files deleted in the last minute when it makes a new
   // file, at a cost per file made that grows with their number.
   if (scenario.writesFiles) writeOutFiles();
-  logResult(server.name, result);
+  logResult(name, result);
   return result;
 }
 
@@ -230,9 +232,10 @@ async function loadTest(
     ];
     const order = [...all.slice(index % all.length), ...all.slice(0, index % all.length)];
     let measured: Map<string, LoadResult>;
+    let rounds: number | undefined;
     const undo = await scenario.setup?.(database.url, fixtures);
     try {
-      measured = await measureAll(order, scenario, fixtures);
+      ({ measured, rounds } = await measureAll(order, scenario, fixtures));
     } finally {
       try {
         await undo?.();
@@ -246,6 +249,7 @@ async function loadTest(
       floor: measured.get('floor') as LoadResult,
       baseline: measured.get('baseline'),
       leastWork: measured.get('least work'),
+      rounds,
     });
   }
   const peaks = [service, ...(baseline ? [baseline] : []), floor]
@@ -258,7 +262,12 @@ async function loadTest(
     ...(results.length > 0 ? [renderTable(results), ''] : []),
     ...(targets.lines.length > 0 ? ['Targets:', '', ...targets.lines, ''] : []),
     `Scale ${scale} (big team: ${workOrders.toLocaleString('en-GB')} work orders, ${tenants.toLocaleString('en-GB')} tenants), ` +
-      `${connections} connections, ${warmup}s warm-up + ${duration}s per run; Node ${process.version}, ${cpus().length} CPUs; ` +
+      `${connections} connections, ${warmup}s warm-up + ${duration}s per run` +
+      results
+        .filter((result) => result.rounds !== undefined)
+        .map((result) => ` (${result.scenario}: ${result.rounds} rounds of ${ROUND_SECONDS}s each, interleaved)`)
+        .join('') +
+      `; Node ${process.version}, ${cpus().length} CPUs; ` +
       (baselineRef ? `baseline: the service at ${baselineRef}; ` : '') +
       `process peak RSS (VmHWM): ${peaks}.`,
     '',
@@ -278,7 +287,8 @@ async function loadTest(
     (result) =>
       hasErrors(result.service) ||
       hasErrors(result.floor) ||
-      (result.baseline !== undefined && hasErrors(result.baseline)),
+      (result.baseline !== undefined && hasErrors(result.baseline)) ||
+      (result.leastWork !== undefined && hasErrors(result.leastWork)),
   );
   if (erroneous.length > 0) log(`scenarios with errors: ${erroneous.map((result) => result.scenario).join('; ')}`);
   if (targets.missed) log('a target was missed (see "Targets" above)');

@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
+import { unlink } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type pg from 'pg';
@@ -38,7 +39,12 @@ export async function leastWorkUpload(
 ): Promise<void> {
   const boundary = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(request.headers['content-type'] ?? '');
   if (!boundary) throw new HttpError(415, 'Content-Type must be multipart/form-data with a boundary');
-  const received = await receiveFile(request, Buffer.from(`\r\n--${boundary[1] ?? boundary[2]}`), folder);
+  const received = await receiveFile(
+    request,
+    Buffer.from(`\r\n--${boundary[1] ?? boundary[2]}`),
+    folder,
+    caller.teamId,
+  );
   const id = randomUUID();
   const actor = JSON.stringify({ type: 'api_key', id: caller.apiKeyId, name: null });
   const { rows } = await named<{ object: string | null; count: number }>(pool, LEAST_WORK_UPLOAD_SQL, [
@@ -65,21 +71,44 @@ interface Received {
   sha256: string;
 }
 
-/** The part's bytes to a new file, hashed and counted on the way; refusals are thrown once the body is read. */
-function receiveFile(request: IncomingMessage, delimiter: Buffer, folder: string): Promise<Received> {
+/** The type the first bytes show (PNG, JPEG or PDF), or '' for anything else. */
+function typeOf(first: Buffer): string {
+  if (first.subarray(0, PNG.length).equals(PNG)) return 'image/png';
+  if (first.subarray(0, JPEG.length).equals(JPEG)) return 'image/jpeg';
+  if (first.subarray(0, PDF.length).equals(PDF)) return 'application/pdf';
+  return '';
+}
+
+/**
+ * The part's bytes to a new file (`key`, under the team's prefix as the service names its objects), hashed and
+ * counted on the way; refusals are thrown once the body is read, and a body cut off removes its file.
+ */
+function receiveFile(request: IncomingMessage, delimiter: Buffer, folder: string, teamId: string): Promise<Received> {
   return new Promise((resolve, reject) => {
-    const key = randomUUID();
+    const name = randomUUID();
+    const path = join(folder, name);
     const hash = createHash('sha256');
-    const file = createWriteStream(join(folder, key), { highWaterMark: 256 * 1024 });
+    const file = createWriteStream(path, { highWaterMark: 256 * 1024 });
     let head: Buffer | undefined = Buffer.alloc(0);
     let fileName = 'file';
+    // The file's first bytes, until there are enough to tell its type.
+    let first: Buffer | undefined = Buffer.alloc(0);
     let contentType = '';
     let size = 0;
+    // The last bytes seen, held back while they may be the start of the delimiter.
     let carry = Buffer.alloc(0);
     let done = false;
     let failure: HttpError | undefined;
     const write = (piece: Buffer): void => {
       if (piece.length === 0) return;
+      if (first) {
+        first = Buffer.concat([first, piece]);
+        if (first.length >= PNG.length) {
+          contentType = typeOf(first);
+          if (!contentType) failure ??= new HttpError(415, 'file must be a JPEG, PNG or PDF');
+          first = undefined;
+        }
+      }
       size += piece.length;
       if (size > MAX_FILE_BYTES) failure ??= new HttpError(413, 'file is larger than 10 MiB');
       if (failure) return;
@@ -91,25 +120,17 @@ function receiveFile(request: IncomingMessage, delimiter: Buffer, folder: string
     };
     const body = (chunk: Buffer): void => {
       if (done) return;
-      // The delimiter may straddle the previous chunk's held-back tail and this chunk's start.
-      const joined = carry.length ? Buffer.concat([carry, chunk.subarray(0, delimiter.length - 1)]) : undefined;
-      const across = joined ? joined.indexOf(delimiter) : -1;
-      if (joined && across >= 0) {
-        write(joined.subarray(0, across));
-        done = true;
-        return;
-      }
-      const at = chunk.indexOf(delimiter);
+      // Joined with the held-back bytes (a few dozen at most), so a delimiter split over chunks of any size is found.
+      const view = carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk;
+      const at = view.indexOf(delimiter);
       if (at >= 0) {
-        write(carry);
-        write(chunk.subarray(0, at));
+        write(view.subarray(0, at));
         done = true;
         return;
       }
-      write(carry);
-      const keep = Math.min(chunk.length, delimiter.length - 1);
-      write(chunk.subarray(0, chunk.length - keep));
-      carry = Buffer.from(chunk.subarray(chunk.length - keep));
+      const keep = Math.min(view.length, delimiter.length - 1);
+      write(view.subarray(0, view.length - keep));
+      carry = Buffer.from(view.subarray(view.length - keep));
     };
     request.on('data', (chunk: Buffer) => {
       if (head === undefined) return body(chunk);
@@ -119,32 +140,31 @@ function receiveFile(request: IncomingMessage, delimiter: Buffer, folder: string
       const headers = head.subarray(0, end).toString('latin1');
       const rest = head.subarray(end + HEADER_END.length);
       head = undefined;
-      if (!/name="file"/i.test(headers)) failure = new HttpError(400, 'file is required');
+      if (!/(?:^|;\s*)name="file"/im.test(headers)) failure = new HttpError(400, 'file is required');
       fileName = /filename="([^"]*)"/i.exec(headers)?.[1] ?? fileName;
-      contentType = rest.subarray(0, PNG.length).equals(PNG)
-        ? 'image/png'
-        : rest.subarray(0, JPEG.length).equals(JPEG)
-          ? 'image/jpeg'
-          : rest.subarray(0, PDF.length).equals(PDF)
-            ? 'application/pdf'
-            : '';
-      if (!contentType) failure ??= new HttpError(415, 'file must be a JPEG, PNG or PDF');
       body(rest);
     });
     request.on('end', () => {
+      if (first) failure ??= new HttpError(415, 'file must be a JPEG, PNG or PDF');
       file.end();
       file.once('close', () => {
         if (failure || !done) reject(failure ?? new HttpError(400, 'malformed multipart body'));
-        else resolve({ key, fileName, contentType, size, sha256: hash.digest('hex') });
+        else resolve({ key: `${teamId}/${name}`, fileName, contentType, size, sha256: hash.digest('hex') });
       });
     });
-    request.on('error', reject);
+    // A client gone mid-body (a round of the load ending): the file is closed and removed, not left open.
+    request.on('close', () => {
+      if (request.complete) return;
+      file.destroy();
+      void unlink(path).catch(() => undefined);
+      reject(new HttpError(400, 'the body was cut off'));
+    });
     file.on('error', reject);
   });
 }
 
 /**
- * The row, the event and the history entry in one statement ($1 team, $2 the event id's random part, $3 the actor,
+ * The row, the event (with its webhook fan-out) and the history entry in one statement ($1 team, $2 the event id's random part, $3 the actor,
  * $4 id, $5 work order, $6 file name, $7 content type, $8 size, $9 sha256, $10 storage key). No row when the work
  * order is not the team's; `object` NULL when it already holds 100.
  */
@@ -172,9 +192,16 @@ const LEAST_WORK_UPLOAD_SQL = `WITH w AS (
      event AS (
        INSERT INTO events (team_id, seq, id, type, created_at, body)
        SELECT $1, named.last_seq, named.id, 'attachment.created', answer.at,
-              '{"id":"' || named.id || '","type":"attachment.created","data":{"object":' || answer.object || '}}'
+              '{"id":"' || named.id || '","type":"attachment.created","createdAt":"'
+              || to_char(answer.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+              || '","data":{"object":' || answer.object || '}}'
          FROM named, answer
-       RETURNING id),
+       RETURNING id, type, created_at, body),
+     fanout AS (
+       INSERT INTO webhook_deliveries (team_id, endpoint_id, event_id, type, body, next_attempt_at, created_at)
+       SELECT $1, e.id, event.id, event.type, event.body, event.created_at, event.created_at
+         FROM event JOIN webhook_endpoints e
+           ON e.team_id = $1 AND e.enabled AND (e.types IS NULL OR event.type = ANY (e.types))),
      history AS (
        INSERT INTO record_history (team_id, record, record_id, seq, id, type, at, actor, changes, subject_id)
        SELECT $1, 'work_order', answer.work_order_id, named.last_seq, named.id, 'attachment_added', answer.at,

@@ -32,6 +32,8 @@ export interface LoadOptions {
 export interface LoadResult {
   requests: number;
   requestsPerSecond: number;
+  /** How long the run lasted, in seconds (`requests / requestsPerSecond`, kept for runs with no answer). */
+  seconds: number;
   p50: number;
   p95: number;
   p99: number;
@@ -62,14 +64,11 @@ function percentiles(latencies: number[]): Pick<LoadResult, 'requests' | 'p50' |
 }
 
 /**
- * Several runs of one server as one: requests and CPU summed, req/s over their summed durations (each run's own
- * req/s × its seconds: its requests over its duration), percentiles over every latency kept (`keepLatencies`).
+ * Several runs of one server as one: requests and CPU summed, req/s over their summed durations, percentiles over
+ * every latency kept (`keepLatencies`); a run with no answer counts as an error.
  */
 export function combineRuns(runs: LoadResult[], latencies: number[]): LoadResult {
-  const seconds = runs.reduce(
-    (sum, run) => sum + (run.requestsPerSecond > 0 ? run.requests / run.requestsPerSecond : 0),
-    0,
-  );
+  const seconds = runs.reduce((sum, run) => sum + run.seconds, 0);
   const failures: Record<string, number> = {};
   for (const run of runs)
     for (const [status, count] of Object.entries(run.failures)) failures[status] = (failures[status] ?? 0) + count;
@@ -82,8 +81,10 @@ export function combineRuns(runs: LoadResult[], latencies: number[]): LoadResult
   return {
     ...combined,
     requestsPerSecond: seconds > 0 ? combined.requests / seconds : 0,
+    seconds,
     failures,
-    errors: runs.reduce((sum, run) => sum + run.errors, 0),
+    // A run that got no answer at all is a stall (a hung request is cut off when its run ends, never timed out).
+    errors: runs.reduce((sum, run) => sum + run.errors + (run.requests === 0 ? 1 : 0), 0),
     peakRssMiB: peaks.length > 0 ? Math.max(...peaks) : undefined,
     cpuMsPerRequest: perRequest('cpuMsPerRequest'),
     databaseCpuMsPerRequest: perRequest('databaseCpuMsPerRequest'),
@@ -151,15 +152,14 @@ export function drive(server: ServerUnderTest, options: LoadOptions): Promise<Lo
           reject(error);
           return;
         }
+        // autocannon's duration is whole seconds (it notices the end on a one-second tick), too coarse for a run of
+        // a fixed amount: that one is timed to its last answer.
+        const seconds =
+          options.amount === undefined ? result.duration || options.durationSeconds : (lastAnswered - started) / 1000;
         resolveResult({
           ...percentiles(latencies),
-          // autocannon's duration is whole seconds (it notices the end on a one-second tick), too coarse for a run
-          // of a fixed amount: that one is timed to its last answer.
-          requestsPerSecond:
-            latencies.length /
-            (options.amount === undefined
-              ? result.duration || options.durationSeconds
-              : (lastAnswered - started) / 1000),
+          requestsPerSecond: seconds > 0 ? latencies.length / seconds : 0,
+          seconds,
           failures,
           errors: errors + result.timeouts,
           peakRssMiB,

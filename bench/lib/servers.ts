@@ -149,12 +149,19 @@ export function cpuTimeMs(pid: number): number | undefined {
 }
 
 /**
- * CPU time of a process and each of its children, in ms by process id: the database cluster's postmaster and its
- * backends. `cpuSince` takes two of these apart.
+ * CPU time of a process and each of its children, in ms by process id: the database cluster's postmaster, the
+ * servers' backends and its own background processes (checkpointer, WAL writer, autovacuum), whose work a run's
+ * writes cause too. `cpuSince` takes two of these apart; undefined where there is no /proc.
  */
-export function processTreeCpuMs(pid: number): Map<number, number> {
+export function processTreeCpuMs(pid: number): Map<number, number> | undefined {
   const times = new Map<number, number>();
-  for (const entry of readdirSync('/proc')) {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return undefined; // No /proc (not Linux): nothing to report, as cpuTimeMs.
+  }
+  for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
