@@ -16,6 +16,7 @@ import {
 import { ManualClock } from '@app/common';
 import { ApiKeysService } from '../apps/api/src/api-keys/index.js';
 import { SAMPLE_COUNTS } from '../apps/api/src/sandbox/index.js';
+import { conformingFetch, servedConformance } from './support/service-process.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
 import { until } from './support/until.js';
 
@@ -34,8 +35,14 @@ interface Sent {
   contentType: string | null;
 }
 
+/**
+ * fetch, with every answer checked against the OpenAPI document the app serves (as every e2e answer is); set by
+ * each suite once its app listens.
+ */
+let checkedFetch: typeof fetch = () => Promise.reject(new Error('no app is served yet'));
+
 /** A fetch that records every attempt (what reached the network) before sending it for real. */
-function recordingFetch(sent: Sent[], send: Fetch = (request) => globalThis.fetch(request)): Fetch {
+function recordingFetch(sent: Sent[], send: Fetch = (request) => checkedFetch(request)): Fetch {
   return (request) => {
     sent.push({
       method: request.method,
@@ -88,6 +95,7 @@ describe('typed client (libs/client) against the real app', () => {
   beforeAll(async () => {
     sut = await createTestApp({ config: { WEBHOOKS_ALLOW_HTTP: true, WEBHOOKS_ALLOW_PRIVATE: true } });
     baseUrl = await serve(sut);
+    checkedFetch = conformingFetch(await servedConformance(baseUrl));
     ({ apiKey } = await sut.createTeam('Client team'));
     client = clientWith();
     // For imports that must run to their end: the waits really pass (as `until` does), so the readings do not
@@ -315,7 +323,7 @@ describe('typed client (libs/client) against the real app', () => {
     // The server receives and completes the first attempt; its answer is lost on the way back.
     const flaky = clientWith({
       fetch: recordingFetch(sent, async (request) => {
-        const response = await globalThis.fetch(request);
+        const response = await checkedFetch(request);
         answered += 1;
         if (answered === 1) {
           await response.body?.cancel();
@@ -346,7 +354,7 @@ describe('typed client (libs/client) against the real app', () => {
         ),
     ];
     const busy = clientWith({
-      fetch: recordingFetch(sent, async (request) => fabricated.shift()?.() ?? globalThis.fetch(request)),
+      fetch: recordingFetch(sent, async (request) => fabricated.shift()?.() ?? checkedFetch(request)),
     });
     const created = await busy.POST('/v1/landlords', { body: { name: 'Third Time Lucky' } });
     expect(created.response.status).toBe(201);
@@ -877,6 +885,7 @@ describe('typed client on 429', () => {
   beforeAll(async () => {
     sut = await createTestApp({ config: { RATE_LIMIT_PER_MINUTE: 3 }, clock });
     baseUrl = await serve(sut);
+    checkedFetch = conformingFetch(await servedConformance(baseUrl));
     ({ apiKey } = await sut.createTeam('Limited team'));
   });
   afterAll(() => sut.close());
@@ -885,7 +894,7 @@ describe('typed client on 429', () => {
     const statuses: number[] = [];
     const waits: number[] = [];
     const fetch: Fetch = async (request) => {
-      const response = await globalThis.fetch(request);
+      const response = await checkedFetch(request);
       statuses.push(response.status);
       return response;
     };

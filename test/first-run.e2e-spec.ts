@@ -31,12 +31,23 @@ describe('first run', () => {
       const response = await fetch(`${base}${path}`);
       expect({ path, status: response.status }).toEqual({ path, status: 503 });
       expect(response.headers.get('retry-after')).toBe('1');
+      // What every answer carries, though no middleware ran.
+      expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(response.headers.get('cache-control')).toBe('no-store');
       const text = await response.text();
       expect(JSON.parse(text)).toEqual({ error: 'The service is starting; retry in a moment' });
       answers.push([path, { status: response.status, headers: Object.fromEntries(response.headers), text }]);
     }
+    const testKey = await fetch(`${base}/v1`, {
+      headers: { authorization: `Bearer ppk_test_${'a'.repeat(32)}`, 'x-request-id': 'lb-1234' },
+    });
+    expect(testKey.status).toBe(503);
+    expect(testKey.headers.get('x-test-mode')).toBe('true');
+    expect(testKey.headers.get('x-request-id')).toBe('lb-1234');
     open();
-    // The document is served once open: the answers while starting are ones it describes.
+    // The document is served once open: the answers under /v1 while starting are ones it describes (the probes are
+    // outside it).
     const conformance = await servedConformance(base);
     for (const [path, answer] of answers) conformance.assert('GET', path, answer);
     expect((await fetch(`${base}/health`)).status).toBe(200);

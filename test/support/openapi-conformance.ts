@@ -9,10 +9,10 @@ import addFormatsModule from 'ajv-formats';
 const UNDOCUMENTED = [/^\/v1\/openapi\.(json|yaml)$/, /^\/docs(\/|$)/, /^\/health(\/|$)/, /^\/metrics$/];
 
 /**
- * Statuses a request that matched no route can still get: body errors are answered before routing, a caller over
- * its rate limit gets 429 there too (docs/rate-limits.md), and a service still starting answers every request 503.
+ * Statuses a request that matched no route can still get: body errors are answered before routing, and a caller
+ * over its rate limit gets 429 there too (docs/rate-limits.md).
  */
-const UNROUTED_STATUSES = [400, 404, 413, 415, 429, 503];
+const UNROUTED_STATUSES = [400, 404, 413, 415, 429];
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };

@@ -77,24 +77,46 @@ export function conformingFetch(conformance: ResponseConformance): typeof fetch 
     const response = await fetch(input, init);
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     const method = init?.method ?? (input instanceof Request ? input.method : 'GET');
-    const type = response.headers.get('content-type') ?? '';
-    const text = /^(application\/json|text\/)/.test(type) ? await response.clone().text() : undefined;
+    // Read as text unless it says it is something else (a download's bytes): a body where none is promised is seen.
+    const type = response.headers.get('content-type');
+    const text = type === null || /json|^text\//i.test(type) ? await response.clone().text() : undefined;
     conformance.assert(method, url, { status: response.status, headers: Object.fromEntries(response.headers), text });
     return response;
   };
 }
 
-/** A raw HTTP/1.1 answer (`rawConnection`'s, one answer, sent with a Content-Length) as the checker reads one. */
-export function rawAnswerOf(answer: string): ReceivedResponse {
-  const headEnd = answer.indexOf('\r\n\r\n');
-  if (headEnd < 0) throw new Error(`not an HTTP answer: ${JSON.stringify(answer.slice(0, 200))}`);
-  const [statusLine, ...lines] = answer.slice(0, headEnd).split('\r\n');
-  const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1]);
-  if (!Number.isInteger(status)) throw new Error(`not an HTTP status line: ${JSON.stringify(statusLine)}`);
-  const headers: Record<string, string> = {};
-  for (const line of lines) {
-    const colon = line.indexOf(':');
-    headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+/**
+ * The answers in what a raw HTTP/1.1 connection received (`rawConnection`'s), one after the other, each framed by
+ * its Content-Length (a chunked answer is refused: the service frames every answer it sends itself), as the checker
+ * reads them.
+ */
+export function rawAnswersOf(received: string): ReceivedResponse[] {
+  const answers: ReceivedResponse[] = [];
+  let rest = Buffer.from(received);
+  while (rest.length > 0) {
+    const headEnd = rest.indexOf('\r\n\r\n');
+    if (headEnd < 0) throw new Error(`not an HTTP answer: ${JSON.stringify(rest.toString().slice(0, 200))}`);
+    const [statusLine, ...lines] = rest.subarray(0, headEnd).toString().split('\r\n');
+    const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1]);
+    if (!Number.isInteger(status)) throw new Error(`not an HTTP status line: ${JSON.stringify(statusLine)}`);
+    const headers: Record<string, string> = {};
+    for (const line of lines) {
+      const colon = line.indexOf(':');
+      headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+    }
+    if (headers['transfer-encoding']) throw new Error(`a ${headers['transfer-encoding']} answer: ${statusLine}`);
+    const length = Number(headers['content-length'] ?? 0);
+    const body = rest.subarray(headEnd + 4, headEnd + 4 + length);
+    if (body.length !== length) throw new Error(`${statusLine}: ${body.length} of its ${length} bytes`);
+    answers.push({ status, headers, text: body.toString() });
+    rest = rest.subarray(headEnd + 4 + length);
   }
-  return { status, headers, text: answer.slice(headEnd + 4) };
+  return answers;
+}
+
+/** The one answer a raw connection received (`rawAnswersOf`). */
+export function rawAnswerOf(received: string): ReceivedResponse {
+  const answers = rawAnswersOf(received);
+  if (answers.length !== 1) throw new Error(`${answers.length} answers where one was expected`);
+  return answers[0];
 }

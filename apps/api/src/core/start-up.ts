@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { randomBytes } from 'node:crypto';
-import { AppConfig, STARTING_ERROR, type Logger } from '@app/common';
+import { AppConfig, markTestMode, requestIdFor, STARTING_ERROR, type Logger } from '@app/common';
 import { AccountsService } from '../dashboard/index.js';
 import { ApiKeysService, FIRST_KEY_NAME } from '../api-keys/index.js';
 import { API_PREFIX, DASHBOARD_PATH, DOCS_PATH, HEALTH_PATHS, METRICS_PATH, OPENAPI_PATH } from './configure-app.js';
@@ -27,8 +27,13 @@ function listenFailure(error: NodeJS.ErrnoException, port: number): Error {
 
 const STARTING = JSON.stringify({ error: STARTING_ERROR });
 
-/** The answer to every request between binding the port and `open()`: 503, so no probe says ready too early. */
-function answerStarting(_request: IncomingMessage, response: ServerResponse): void {
+/**
+ * The answer to every request between binding the port and `open()`: 503, so no probe says ready too early. It
+ * carries what every answer does (the request id, the test-mode mark, no-store and nosniff), though no middleware ran.
+ */
+function answerStarting(request: IncomingMessage, response: ServerResponse): void {
+  requestIdFor(request, response);
+  markTestMode(request, response);
   response.writeHead(503, {
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': Buffer.byteLength(STARTING),

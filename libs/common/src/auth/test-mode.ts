@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import { bearerToken } from './api-key.guard.js';
 
@@ -20,7 +21,12 @@ export function isTestKey(token: string): boolean {
  * lookup, so an unknown or revoked test key's 401 is marked too.
  */
 export function markTestModeAnswers(request: Request, response: Response, next: NextFunction): void {
+  markTestMode(request, response);
+  next();
+}
+
+/** `X-Test-Mode: true` on the answer when the request presents a test key: the middleware's rule, for any server. */
+export function markTestMode(request: IncomingMessage, response: ServerResponse): void {
   const token = bearerToken(request.headers.authorization);
   if (token !== undefined && isTestKey(token)) response.setHeader(TEST_MODE_HEADER, 'true');
-  next();
 }

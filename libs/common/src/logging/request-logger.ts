@@ -26,8 +26,11 @@ export function routeTemplateOf(request: Request): string | undefined {
   return `${request.baseUrl}${path}`;
 }
 
-/** A trustworthy incoming `X-Request-Id` is kept (a proxy's id links its logs with ours); otherwise a new one. */
-function requestIdFor(request: IncomingMessage, response: ServerResponse): string {
+/**
+ * Sets the answer's `X-Request-Id`: a trustworthy incoming one is kept (a proxy's id links its logs with ours),
+ * otherwise a new one. Returns it.
+ */
+export function requestIdFor(request: IncomingMessage, response: ServerResponse): string {
   const incoming = request.headers['x-request-id'];
   const requestId = typeof incoming === 'string' && INCOMING_ID.test(incoming) ? incoming : randomUUID();
   response.setHeader(REQUEST_ID_HEADER, requestId);
