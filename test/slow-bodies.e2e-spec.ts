@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SPOOL_FILE_PREFIX } from '../apps/api/src/imports/spooled-body.js';
 import { createUnit, createWorkOrder } from './factories/work-orders.js';
-import { rawConnection } from './support/service-process.js';
+import type { ResponseConformance } from './support/openapi-conformance.js';
+import { rawAnswerOf, rawConnection, servedConformance } from './support/service-process.js';
 import { bearer, createTestApp, type Team, type TestApp } from './support/test-app.js';
 import { until } from './support/until.js';
 
@@ -45,6 +46,7 @@ function startSlowly(port: number, team: Team, path: string, type: string, body:
   );
   connection.socket.write(body.subarray(0, sent));
   return {
+    path,
     answer: connection.answer,
     finish: () => connection.socket.write(body.subarray(sent)),
     close: () => connection.socket.destroy(),
@@ -58,6 +60,8 @@ describe('bodies that arrive slowly', () => {
   let team: Team;
   let port: number;
   let spoolDir: string;
+  /** The served document, which the raw answers here must match as every e2e answer does. */
+  let conformance: ResponseConformance;
   let storageDir: string;
   // Closed at the end whatever happened, so the app can close.
   const started: ReturnType<typeof startSlowly>[] = [];
@@ -73,6 +77,7 @@ describe('bodies that arrive slowly', () => {
     await sut.app.listen(0, '127.0.0.1');
     const server: Server = sut.app.getHttpServer();
     port = (server.address() as AddressInfo).port;
+    conformance = await servedConformance(`http://127.0.0.1:${port}`);
     // Each import's answer as the server sees it: its 'close' marks the end of the request's life there.
     server.on('request', (request: IncomingMessage, response: ServerResponse) => {
       if (request.method === 'POST' && request.url?.startsWith('/v1/imports')) importAnswers.push(response);
@@ -149,6 +154,7 @@ describe('bodies that arrive slowly', () => {
     const answers = await Promise.all([...imports, ...uploads].map((body) => body.answer));
     expect(answers.slice(0, SLOW).map(statusOf)).toEqual(Array(SLOW).fill(202));
     expect(answers.slice(SLOW).map(statusOf)).toEqual(Array(SLOW).fill(201));
+    [...imports, ...uploads].forEach((body, i) => conformance.assert('POST', body.path, rawAnswerOf(answers[i])));
     // Each import read every row of its body, and its file is gone once answered.
     const listed = await sut
       .http()
@@ -216,6 +222,7 @@ describe('bodies that arrive slowly', () => {
     const answer = await slow.answer;
     expect(statusOf(answer)).toBe(400);
     expect(answer).toContain('{"error":"dryRun must be a boolean value"}');
+    conformance.assert('POST', slow.path, rawAnswerOf(answer));
     const refused = await postImport(other, '/v1/imports?resource=flats', 'text/csv', CSV);
     expect(refused.status).toBe(400);
     expect((refused.body as { error: string }).error).toMatch(/^resource must be one of/);
