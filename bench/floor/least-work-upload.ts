@@ -7,6 +7,7 @@ import type pg from 'pg';
 import type { Caller } from './auth.js';
 import { HttpError, sendJson } from './http.js';
 import { named } from './statements.js';
+import { outboxOf } from './work-orders.js';
 
 /** `POST /v1/floor/least-work-upload/{workOrderId}`: an upload with the least work the contract allows (below). */
 export const LEAST_WORK_UPLOAD_PATH = /^\/v1\/floor\/least-work-upload\/([0-9a-f-]{36})\/?$/i;
@@ -184,27 +185,10 @@ const LEAST_WORK_UPLOAD_SQL = `WITH w AS (
                 'description', a.description, 'createdBy', a.created_by,
                 'createdAt', to_char(a.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text AS object
          FROM a),
-     next AS (
-       INSERT INTO event_sequences AS s (team_id, last_seq) SELECT $1, 1 FROM answer
-       ON CONFLICT (team_id) DO UPDATE SET last_seq = s.last_seq + 1
-       RETURNING s.last_seq),
-     named AS (SELECT last_seq, 'evt_' || lpad(to_hex(last_seq), 16, '0') || $2 AS id FROM next),
-     event AS (
-       INSERT INTO events (team_id, seq, id, type, created_at, body)
-       SELECT $1, named.last_seq, named.id, 'attachment.created', answer.at,
-              '{"id":"' || named.id || '","type":"attachment.created","createdAt":"'
-              || to_char(answer.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
-              || '","data":{"object":' || answer.object || '}}'
-         FROM named, answer
-       RETURNING id, type, created_at, body),
-     fanout AS (
-       INSERT INTO webhook_deliveries (team_id, endpoint_id, event_id, type, body, next_attempt_at, created_at)
-       SELECT $1, e.id, event.id, event.type, event.body, event.created_at, event.created_at
-         FROM event JOIN webhook_endpoints e
-           ON e.team_id = $1 AND e.enabled AND (e.types IS NULL OR event.type = ANY (e.types))),
-     history AS (
-       INSERT INTO record_history (team_id, record, record_id, seq, id, type, at, actor, changes, subject_id)
-       SELECT $1, 'work_order', answer.work_order_id, named.last_seq, named.id, 'attachment_added', answer.at,
-              $3::jsonb, NULL, answer.id
-         FROM named, answer)
+     ${outboxOf('attachment.created', 'answer', `'{"object":' || answer.object || '}'`, {
+       type: 'attachment_added',
+       workOrderId: 'answer.work_order_id',
+       changes: 'NULL::jsonb',
+       subjectId: 'answer.id',
+     })}
      SELECT (SELECT object FROM answer) AS object, w.count FROM w`;

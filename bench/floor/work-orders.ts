@@ -214,13 +214,18 @@ const joinedFrom = (relation: string): string => SELECT_WITH_LINKS.replace('FROM
 /**
  * The rest of a write's statement: what the service's outbox writes for it (events.store.ts), once for the row of
  * `source` (none when the write wrote no row; `source.at`: the time of the write, the row's created_at or new
- * updated_at, so an event is never dated before its change): the team's sequence bumped, the event row with its
+ * updated_at, so an event is never dated before its change): the team's sequence bumped, the event `type` with its
  * body (`data`: the JSON text of its `data`), a delivery for each enabled webhook endpoint that takes it, and the
- * work order's history entry (`changes`: a jsonb expression). Parameters: $1 team, $2 the event id's random part,
- * $3 the actor (JSON; the floor's key lookup reads no key name, so its name is null).
+ * work order's history entry (`history`: its type, the work order's id, `changes` as a jsonb expression, and the
+ * subject's id, SQL expressions over `source`). Parameters: $1 team, $2 the event id's random part, $3 the actor
+ * (JSON; the floor's key lookup reads no key name, so its name is null).
  */
-function outboxOf(action: 'created' | 'updated', source: string, data: string, changes: string): string {
-  const type = `work_order.${action}`;
+export function outboxOf(
+  type: string,
+  source: string,
+  data: string,
+  history: { type: string; workOrderId: string; changes: string; subjectId: string },
+): string {
   return `next AS (
        INSERT INTO event_sequences AS s (team_id, last_seq) SELECT $1, 1 FROM ${source}
        ON CONFLICT (team_id) DO UPDATE SET last_seq = s.last_seq + 1
@@ -240,10 +245,19 @@ function outboxOf(action: 'created' | 'updated', source: string, data: string, c
            ON w.team_id = $1 AND w.enabled AND (w.types IS NULL OR event.type = ANY (w.types))),
      history AS (
        INSERT INTO record_history (team_id, record, record_id, seq, id, type, at, actor, changes, subject_id)
-       SELECT $1, 'work_order', ${source}.id, named.last_seq, named.id, '${action}', ${source}.at, $3::jsonb,
-              ${changes}, NULL
+       SELECT $1, 'work_order', ${history.workOrderId}, named.last_seq, named.id, '${history.type}', ${source}.at,
+              $3::jsonb, ${history.changes}, ${history.subjectId}
          FROM named, ${source})`;
 }
+
+/** A work order's own event and history entry (`work_order.<action>`), for `outboxOf`. */
+const workOrderOutbox = (action: 'created' | 'updated', source: string, data: string, changes: string): string =>
+  outboxOf(`work_order.${action}`, source, data, {
+    type: action,
+    workOrderId: `${source}.id`,
+    changes,
+    subjectId: 'NULL',
+  });
 
 /** The first parameters of every write's statement, as outboxOf() reads them. */
 const outboxParams = (teamId: string, actor: string): unknown[] => [teamId, randomBytes(8).toString('hex'), actor];
@@ -264,7 +278,7 @@ const CREATE_SQL = (more = '', select = 'SELECT j.* FROM j'): string => `WITH co
        RETURNING *),
      j AS (${joinedFrom('w')}),
      answer AS (SELECT j.id, j.created_at AS at, ${objectOf(answerFields('j').map((f) => [f.name, f.json]))} AS object FROM j),
-     ${outboxOf('created', 'answer', `'{"object":' || answer.object || '}'`, 'NULL::jsonb')}${more}
+     ${workOrderOutbox('created', 'answer', `'{"object":' || answer.object || '}'`, 'NULL::jsonb')}${more}
      ${select}`;
 
 /** A POST's statement, built once. */
@@ -474,7 +488,7 @@ function updateSql(sets: string[], contractorAfter: string): string {
      prev AS (${joinedFrom('old')}),
      cur AS (${joinedFrom('w')}),
      diff AS (SELECT cur.id, cur.updated_at AS at, ${texts.join(',\n              ')} FROM prev, cur),
-     ${outboxOf('updated', 'diff', `'{"object":' || ${object} || ',"previousAttributes":' || ${previous} || '}'`, changes)}
+     ${workOrderOutbox('updated', 'diff', `'{"object":' || ${object} || ',"previousAttributes":' || ${previous} || '}'`, changes)}
      SELECT cur.* FROM cur`;
 }
 
