@@ -5,7 +5,7 @@ import { createDemoTeamIfEmpty, listen } from '../apps/api/src/core/start-up.js'
 import { SAMPLE_COUNTS } from '../apps/api/src/sandbox/index.js';
 import { captureLogs } from './support/log-lines.js';
 import type { ReceivedResponse } from './support/openapi-conformance.js';
-import { servedConformance } from './support/service-process.js';
+import { fetchedAnswer, servedConformance } from './support/service-process.js';
 import { bearer, createTestApp, type TestApp } from './support/test-app.js';
 
 // Start-up printed the demo key and password inside JSON log strings, and /health answered 200 before they were
@@ -37,7 +37,7 @@ describe('first run', () => {
       expect(response.headers.get('cache-control')).toBe('no-store');
       const text = await response.text();
       expect(JSON.parse(text)).toEqual({ error: 'The service is starting; retry in a moment' });
-      answers.push([path, { status: response.status, headers: Object.fromEntries(response.headers), text }]);
+      answers.push([path, fetchedAnswer(response, text)]);
     }
     const testKey = await fetch(`${base}/v1`, {
       headers: { authorization: `Bearer ppk_test_${'a'.repeat(32)}`, 'x-request-id': 'lb-1234' },

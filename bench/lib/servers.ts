@@ -136,13 +136,20 @@ const CLOCK_TICKS_PER_SECOND = (() => {
   }
 })();
 
+/** A process's parent and CPU time (user + system, ms) from its `/proc/<pid>/stat` line. */
+function statOf(stat: string): { parent: number; cpuMs: number } {
+  // Fields after the command name, which is in parentheses and may contain spaces.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return {
+    parent: Number(fields[1]),
+    cpuMs: ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND,
+  };
+}
+
 /** CPU time (user + system) the process has used so far, in ms; from /proc/<pid>/stat. */
 export function cpuTimeMs(pid: number): number | undefined {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name, which is in parentheses and may contain spaces.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+    return statOf(readFileSync(`/proc/${pid}/stat`, 'utf8')).cpuMs;
   } catch {
     return undefined;
   }
@@ -164,10 +171,8 @@ export function processTreeCpuMs(pid: number): Map<number, number> | undefined {
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(entry) === pid || Number(fields[1]) === pid)
-        times.set(Number(entry), ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND);
+      const { parent, cpuMs } = statOf(readFileSync(`/proc/${entry}/stat`, 'utf8'));
+      if (Number(entry) === pid || parent === pid) times.set(Number(entry), cpuMs);
     } catch {
       // Gone meanwhile.
     }

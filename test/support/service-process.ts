@@ -80,9 +80,14 @@ export function conformingFetch(conformance: ResponseConformance): typeof fetch 
     // Read as text unless it says it is something else (a download's bytes): a body where none is promised is seen.
     const type = response.headers.get('content-type');
     const text = type === null || /json|^text\//i.test(type) ? await response.clone().text() : undefined;
-    conformance.assert(method, url, { status: response.status, headers: Object.fromEntries(response.headers), text });
+    conformance.assert(method, url, fetchedAnswer(response, text));
     return response;
   };
+}
+
+/** A fetched answer, with its body read as `text` (or not read), as the checker reads one. */
+export function fetchedAnswer(response: Response, text: string | undefined): ReceivedResponse {
+  return { status: response.status, headers: Object.fromEntries(response.headers), text };
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { randomBytes } from 'node:crypto';
-import { AppConfig, markTestMode, requestIdFor, STARTING_ERROR, type Logger } from '@app/common';
+import { AppConfig, markTestMode, requestIdFor, setProtectiveHeaders, STARTING_ERROR, type Logger } from '@app/common';
 import { AccountsService } from '../dashboard/index.js';
 import { ApiKeysService, FIRST_KEY_NAME } from '../api-keys/index.js';
 import { API_PREFIX, DASHBOARD_PATH, DOCS_PATH, HEALTH_PATHS, METRICS_PATH, OPENAPI_PATH } from './configure-app.js';
@@ -34,11 +34,10 @@ const STARTING = JSON.stringify({ error: STARTING_ERROR });
 function answerStarting(request: IncomingMessage, response: ServerResponse): void {
   requestIdFor(request, response);
   markTestMode(request, response);
+  setProtectiveHeaders(response);
   response.writeHead(503, {
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': Buffer.byteLength(STARTING),
-    'Cache-Control': 'no-store',
-    'X-Content-Type-Options': 'nosniff',
     'Retry-After': '1',
   });
   response.end(STARTING);

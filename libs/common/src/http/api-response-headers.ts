@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import type { NextFunction, Request, Response } from 'express';
 
@@ -12,11 +13,16 @@ export function apiResponseHeaders(prefix: string): (request: Request, response:
   const underPrefix = new RegExp(`^/${prefix}(/|$)`);
   return (request, response, next) => {
     if (!underPrefix.test(request.path)) return next();
-    response.setHeader('Cache-Control', 'no-store');
-    response.setHeader('X-Content-Type-Options', 'nosniff');
+    setProtectiveHeaders(response);
     if (request.method === 'POST') locateCreatedRecord(request, response);
     next();
   };
+}
+
+/** `Cache-Control: no-store` and `X-Content-Type-Options: nosniff`: on every answer under the prefix (above). */
+export function setProtectiveHeaders(response: ServerResponse): void {
+  response.setHeader('Cache-Control', 'no-store');
+  response.setHeader('X-Content-Type-Options', 'nosniff');
 }
 
 /** The `data.id` of a JSON answer body, if it has one. */
