@@ -1,8 +1,9 @@
 import { once } from 'node:events';
-import { request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import express from 'express';
+import { answerClientErrors } from '../http/client-errors.js';
 import { createLogger } from './logger.js';
 import { requestLogger } from './request-logger.js';
 
@@ -75,5 +76,27 @@ describe(requestLogger.name, () => {
     app.release();
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(app.lines).toHaveLength(1);
+  });
+
+  it('logs a request the server timed out as the 408 its client was sent', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const app = express();
+    app.use(requestLogger(createLogger('info', { write: (line: string) => void lines.push(JSON.parse(line)) })));
+    // The body never arrives whole: the handler reads on, and the server's request timeout ends the request.
+    app.post('/v1/uploads', (request) => void request.resume());
+    server = createServer({ requestTimeout: 300, headersTimeout: 200, connectionsCheckingInterval: 20 }, app);
+    answerClientErrors(server);
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
+    socket.on('error', () => undefined);
+    socket.write('POST /v1/uploads HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"a"');
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+    await until(() => lines.length > 0);
+    expect(lines).toEqual([expect.objectContaining({ route: '/v1/uploads', status: 408, msg: 'request timed out' })]);
+    await until(() => answer.length > 0);
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    socket.destroy();
   });
 });

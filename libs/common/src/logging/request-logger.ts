@@ -4,6 +4,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { AuthenticatedRequest } from '../auth/caller.js';
 import { ClientGoneError } from '../errors/domain-errors.js';
+import { refusedStatusOf } from '../http/client-errors.js';
 import { REQUEST_ID_HEADER } from './request-context.js';
 
 const INCOMING_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -38,11 +39,18 @@ export function requestIdFor(request: IncomingMessage, response: ServerResponse)
 }
 
 /**
- * The status sent; for a request whose connection closed before its answer's head went out, 499 (the client went
- * away, as nginx logs it), not the 200 Express holds until a handler sets one.
+ * The status sent; for a request whose connection closed before its answer's head went out, the refusal written
+ * to the connection instead (408 for a request that stalled past the server's timeouts, `answerClientErrors`), or
+ * else 499 (the client went away, as nginx logs it), not the 200 Express holds until a handler sets one.
  */
-function statusOf(response: Response): number {
-  return response.headersSent ? response.statusCode : ClientGoneError.STATUS;
+function statusOf(request: Request, response: Response): number {
+  if (response.headersSent) return response.statusCode;
+  return refusedStatusOf(request.socket) ?? ClientGoneError.STATUS;
+}
+
+/** The line of a request whose answer never finished: timed out by the server (408), or its client went away. */
+function messageOfCutShort(request: Request): string {
+  return refusedStatusOf(request.socket) === 408 ? 'request timed out' : 'request aborted';
 }
 
 /**
@@ -54,7 +62,7 @@ function requestFields(request: Request, response: Response, durationMs: number)
   return {
     method: request.method,
     route: routeTemplateOf(request) ?? pathOf(request),
-    status: statusOf(response),
+    status: statusOf(request, response),
     durationMs,
     teamId: caller?.teamId,
     apiKeyId: caller?.apiKeyId,
@@ -76,12 +84,12 @@ export function requestLogger(logger: Logger): (request: Request, response: Resp
     const log = (): void => {
       if (logged) return;
       logged = true;
-      const level = statusOf(response) >= 500 ? 'error' : 'info';
+      const level = statusOf(request, response) >= 500 ? 'error' : 'info';
       if (!logger.isLevelEnabled(level)) return;
       const durationMs = Number((process.hrtime.bigint() - started) / 1000n) / 1000;
       logger[level](
         { requestId, ...requestFields(request, response, durationMs) },
-        response.writableFinished ? 'request' : 'request aborted',
+        response.writableFinished ? 'request' : messageOfCutShort(request),
       );
     };
     response.once('finish', log);
