@@ -16,6 +16,8 @@ import { until } from './support/until.js';
 const BATCH = 4;
 const RECORDS = 11;
 const TRICKY = 'Tricky, "quoted"\nsecond line';
+/** Line breaks with nothing else a CSV quotes for (no comma, no quote): records 6 and 7 carry them. */
+const LINE_BREAK_ONLY: Record<number, string> = { 6: 'Line feed\nalone', 7: 'Carriage return\ralone' };
 /** A list item holding the list's separator, and a backslash before it (both escaped in the cell). */
 const TRICKY_ITEM = 'Heating; gas \\; vents';
 
@@ -57,7 +59,7 @@ describe.each(RESOURCES_UNDER_TEST)('$path: CSV export', (resource) => {
       } else body[field] = (await createRecord(sut, as, linked)).id;
     }
     body.externalRef = `EXP-${n}`;
-    if (trickyField) body[trickyField] = `${TRICKY} ${n}`;
+    if (trickyField) body[trickyField] = `${LINE_BREAK_ONLY[n] ?? TRICKY} ${n}`;
     if (trickyListField) body[trickyListField] = [...(body[trickyListField] as string[]), `${TRICKY_ITEM} ${n}`];
     return body;
   };
@@ -171,6 +173,15 @@ describe.each(RESOURCES_UNDER_TEST)('$path: CSV export', (resource) => {
     expect(response.text).toContain(`"Tricky, ""quoted""\nsecond line 5"`);
     const [record] = csvRecords(response.text).records;
     expect(record[trickyField as string]).toBe(`${TRICKY} 5`);
+  });
+
+  it('quotes cells whose only special characters are a LF or a CR (RFC 4180)', async () => {
+    for (const n of [6, 7]) {
+      const response = await exportAs(team, { externalRef: `EXP-${n}` }).expect(200);
+      expect(response.text).toContain(`"${LINE_BREAK_ONLY[n]} ${n}"`);
+      const [record] = csvRecords(response.text).records;
+      expect(record[trickyField as string]).toBe(`${LINE_BREAK_ONLY[n]} ${n}`);
+    }
   });
 
   it('joins lists with ";" (an item\'s own escaped) and writes nested values as JSON', async () => {

@@ -1,6 +1,7 @@
 /**
  * RFC 4180 text as rows of cells, written here rather than taken from the library the app writes it with, so the
- * tests read exports the way any other reader would: quoted cells may hold commas, CR/LF and doubled quotes.
+ * tests read exports the way any other reader would: quoted cells may hold commas, CR/LF and doubled quotes; a CR
+ * or LF anywhere else than a record's CRLF is an error.
  */
 export function parseCsv(text: string): string[][] {
   const rows: string[][] = [];
@@ -25,6 +26,9 @@ export function parseCsv(text: string): string[][] {
       row = [];
       cell = '';
       i++;
+    } else if (char === '\r' || char === '\n') {
+      // RFC 4180: a line break inside a cell only in a quoted one; any other reader would start a new record here.
+      throw new Error(`a bare ${char === '\r' ? 'CR' : 'LF'} outside a quoted cell at ${i}: ${JSON.stringify(cell)}`);
     } else cell += char;
   }
   if (cell !== '' || row.length > 0)

@@ -4,9 +4,10 @@ import type { CsvColumn, ResponseRecord } from '../csv/index.js';
 
 /**
  * RFC 4180 text by csv-stringify (maintained, no dependencies): a cell holding a comma, a quote, CR or LF is
- * quoted and its quotes doubled; records end with CRLF, as the RFC writes them.
+ * quoted and its quotes doubled; records end with CRLF, as the RFC writes them. (csv-stringify itself quotes for
+ * the record delimiter as a whole, CRLF: a lone CR or LF is quoted by `quoted_match`.)
  */
-const OPTIONS = { record_delimiter: 'windows' } as const;
+const OPTIONS = { record_delimiter: 'windows', quoted_match: /[\r\n]/ } as const;
 
 /** The header row: the columns' names. */
 export function csvHeaderOf(columns: CsvColumn[]): string {
