@@ -101,4 +101,14 @@ describe('webhook lists: sort and updatedSince', () => {
       .set(...bearer(team));
     expect(expectError(search, 400)).toMatch(/search/);
   });
+
+  it('refuses externalRef on both lists (endpoints and deliveries have none), a 400, not a fault', async () => {
+    for (const path of ['/v1/webhook-endpoints', `/v1/webhook-endpoints/${ids[0]}/deliveries`]) {
+      const answer = await sut
+        .http()
+        .get(`${path}?externalRef=x`)
+        .set(...bearer(team));
+      expect(expectError(answer, 400)).toBe('query parameter externalRef is not allowed');
+    }
+  });
 });

@@ -13346,8 +13346,6 @@ export interface operations {
                 page?: number;
                 /** @description Records per page. */
                 pageSize?: number;
-                /** @description Only the record whose `externalRef` is exactly this (case-sensitive; trimmed): at most one, since it is unique per team. */
-                externalRef?: string;
                 /**
                  * @description Only records changed at or after this time (`updatedAt` ≥ it), e.g. `2026-11-21T09:00:00Z`; a date alone
                  *     (`2026-11-21`) is midnight UTC. With `sort=updatedAt`, a sync walks a team's changes: see
@@ -15063,8 +15061,6 @@ export interface operations {
                 page?: number;
                 /** @description Records per page. */
                 pageSize?: number;
-                /** @description Only the record whose `externalRef` is exactly this (case-sensitive; trimmed): at most one, since it is unique per team. */
-                externalRef?: string;
                 /**
                  * @description Only records changed at or after this time (`updatedAt` ≥ it), e.g. `2026-11-21T09:00:00Z`; a date alone
                  *     (`2026-11-21`) is midnight UTC. With `sort=updatedAt`, a sync walks a team's changes: see
