@@ -73,6 +73,22 @@ describe('Idempotency-Key', () => {
     expect(replay.status).toBe(400);
     expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(replay.body).toEqual(invalid.body);
+    // A query parameter the operation does not declare: also a 400 stored under the key, so the key is taken.
+    const withQuery = () =>
+      sut
+        .http()
+        .post('/v1/landlords?colour=red')
+        .set(...bearer(team))
+        .set('Idempotency-Key', 'bad-query-1')
+        .send(landlordInput({ name: 'Queried Estates' }));
+    const refused = await withQuery();
+    expect(expectError(refused, 400)).toBe('query parameter colour is not allowed');
+    expect(refused.headers['idempotent-replayed']).toBe('false');
+    const replayedRefusal = await withQuery();
+    expect(replayedRefusal.status).toBe(400);
+    expect(replayedRefusal.headers['idempotent-replayed']).toBe('true');
+    expectError(await postLandlord('bad-query-1', landlordInput({ name: 'Queried Estates' })), 422);
+    expect(await landlordsNamed('Queried Estates')).toBe(0);
     expect(expectError(await postLandlord('', landlordInput()), 400)).toMatch(/Idempotency-Key/);
     expect(expectError(await postLandlord('a'.repeat(256), landlordInput()), 400)).toMatch(/Idempotency-Key/);
     expect(expectError(await postLandlord('has space', landlordInput()), 400)).toMatch(/Idempotency-Key/);

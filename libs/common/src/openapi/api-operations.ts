@@ -4,6 +4,7 @@ import { EntityTagged } from '../safe-writes/entity-tag.guard.js';
 import { SafeWritesInterceptor } from '../safe-writes/safe-writes.interceptor.js';
 import { WriteEventsInterceptor } from '../safe-writes/write-events.js';
 import { hasExternalRef } from '../validation/external-ref.js';
+import { QueryCheckedInKeyedWrite } from '../validation/declared-query.guard.js';
 import { ApiDataResponse, ApiErrors, ApiErrorsDescribed, ApiErrorsWith, RATE_LIMIT_HEADERS } from './api-responses.js';
 
 // The OpenAPI face of a resource's five operations beyond listing: one decorator each, carrying the success
@@ -45,7 +46,11 @@ const IDEMPOTENCY_KEY_HEADER = ApiHeader({
  * documents the key cannot miss the behaviour; `test/write-operations.e2e-spec.ts` checks that every write does.
  */
 const IDEMPOTENCY_KEY = (): MethodDecorator =>
-  applyDecorators(UseInterceptors(SafeWritesInterceptor, WriteEventsInterceptor), IDEMPOTENCY_KEY_HEADER);
+  applyDecorators(
+    UseInterceptors(SafeWritesInterceptor, WriteEventsInterceptor),
+    QueryCheckedInKeyedWrite(),
+    IDEMPOTENCY_KEY_HEADER,
+  );
 
 const IF_MATCH = ApiHeader({
   name: 'If-Match',

@@ -18,6 +18,7 @@ import { Clock } from '../clock/clock.js';
 import { ClientGoneError, ConflictError, RecordNotFoundError } from '../errors/domain-errors.js';
 import { describeFailure } from '../errors/all-exceptions.filter.js';
 import { runInTransaction } from '../persistence/transactions.js';
+import { undeclaredQueryRefusal } from '../validation/declared-query.guard.js';
 import { isUuid } from '../validation/id-param.js';
 import {
   CONDITIONAL_RESOURCE,
@@ -105,6 +106,9 @@ export class SafeWritesInterceptor implements NestInterceptor {
         }
         const untagged = resource?.untaggedFields ?? [];
         return this.answerOnce(manager, caller.teamId, key, request, successStatus, untagged, async () => {
+          // Left to here by DeclaredQueryGuard, so that this 400 is stored under the key as well.
+          const refusal = undeclaredQueryRefusal(context);
+          if (refusal) throw refusal;
           await precondition();
           return handle();
         });

@@ -1,4 +1,11 @@
-import { BadRequestException, CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import {
+  BadRequestException,
+  CanActivate,
+  ExecutionContext,
+  Injectable,
+  SetMetadata,
+  type CustomDecorator,
+} from '@nestjs/common';
 import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants.js';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum.js';
 import { Reflector } from '@nestjs/core';
@@ -7,16 +14,45 @@ import type { AuthenticatedRequest } from '../auth/caller.js';
 import { publicRoutes } from '../auth/public.decorator.js';
 import { unknownQueryParameter } from './validation-errors.js';
 
+const CHECKED_IN_KEYED_WRITE = 'declaredQuery:checkedInKeyedWrite';
+
 /**
- * Global guard, after the API-key guard (so the key is checked first): an API operation that declares no query
- * parameters (GET one, POST, PUT, DELETE) refuses any it is given, as a list refuses an unknown one (CONTRACT:
- * "Unknown query parameters → 400"), naming each. Operations with a `@Query()` DTO leave the check to it.
- * Public routes (health, docs, the dashboard's pages) are left alone.
+ * Marks a keyed write (`SafeWritesInterceptor`): sent with an `Idempotency-Key`, its query is checked inside the
+ * interceptor (`undeclaredQueryRefusal`), so that this 400 is stored under the key like any other answer.
+ */
+export const QueryCheckedInKeyedWrite = (): CustomDecorator => SetMetadata(CHECKED_IN_KEYED_WRITE, true);
+
+/** Whether each handler takes a `@Query()` argument: read once per handler from Nest's route metadata. */
+const takesQuery = new WeakMap<object, boolean>();
+
+function declaresQuery(context: ExecutionContext): boolean {
+  const handler = context.getHandler();
+  let known = takesQuery.get(handler);
+  if (known === undefined) {
+    const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, context.getClass(), handler.name) ?? {}) as object;
+    known = Object.keys(args).some((key) => key.startsWith(`${RouteParamtypes.QUERY}:`));
+    takesQuery.set(handler, known);
+  }
+  return known;
+}
+
+/**
+ * The 400 for an operation that declares no query parameters (GET one, POST, PUT, DELETE) given some, naming
+ * each (CONTRACT: "Unknown query parameters → 400"); undefined when there are none or a `@Query()` DTO checks them.
+ */
+export function undeclaredQueryRefusal(context: ExecutionContext): BadRequestException | undefined {
+  const names = Object.keys(context.switchToHttp().getRequest<Request>().query);
+  if (names.length === 0 || declaresQuery(context)) return undefined;
+  return new BadRequestException(names.map(unknownQueryParameter).join('; '));
+}
+
+/**
+ * Global guard, after the API-key guard (so the key is checked first): refuses query parameters an API operation
+ * does not declare (`undeclaredQueryRefusal`). Public routes (health, docs, the dashboard's pages) are left
+ * alone, and so is a keyed write sent with an `Idempotency-Key`, which checks inside its transaction instead.
  */
 @Injectable()
 export class DeclaredQueryGuard implements CanActivate {
-  /** Whether each handler takes a `@Query()` argument: read once per handler from Nest's route metadata. */
-  private readonly takesQuery = new WeakMap<object, boolean>();
   /** Per route: whether it is `@Public()`. */
   private readonly isPublic = publicRoutes(this.reflector);
 
@@ -27,19 +63,14 @@ export class DeclaredQueryGuard implements CanActivate {
     if (!request.caller) return true;
     // A public route (health, the document) called with a key anyway is still a public route.
     if (this.isPublic.of(context)) return true;
-    const names = Object.keys(request.query);
-    if (names.length === 0 || this.declaresQuery(context)) return true;
-    throw new BadRequestException(names.map(unknownQueryParameter).join('; '));
-  }
-
-  private declaresQuery(context: ExecutionContext): boolean {
-    const handler = context.getHandler();
-    let known = this.takesQuery.get(handler);
-    if (known === undefined) {
-      const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, context.getClass(), handler.name) ?? {}) as object;
-      known = Object.keys(args).some((key) => key.startsWith(`${RouteParamtypes.QUERY}:`));
-      this.takesQuery.set(handler, known);
+    if (
+      request.headers['idempotency-key'] !== undefined &&
+      this.reflector.get<boolean | undefined>(CHECKED_IN_KEYED_WRITE, context.getHandler())
+    ) {
+      return true;
     }
-    return known;
+    const refusal = undeclaredQueryRefusal(context);
+    if (refusal) throw refusal;
+    return true;
   }
 }
