@@ -232,6 +232,7 @@ describe.each(RESOURCES_UNDER_TEST)('$path: the generic contract', (resource) =>
         expectFieldError(await api.list(sut, pageTeam, query), param);
       expect(await error({ pageSize: 51 }, 'pageSize')).toBe('pageSize must not be greater than 50');
       expect(await error({ page: 0 }, 'page')).toBe('page must not be less than 1');
+      expect(await error({ page: -1 }, 'page')).toBe('page must not be less than 1');
       expect(await error({ page: 'abc' }, 'page')).toBe('page must be an integer number');
       expect(await error({ pageSize: 1.5 }, 'pageSize')).toBe('pageSize must be an integer number');
     });

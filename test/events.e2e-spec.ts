@@ -218,6 +218,12 @@ describe('events feed', () => {
     const onlyDeletes = await api.feed(`?types=landlord.deleted,unit.deleted&limit=100`);
     expect(onlyDeletes.data.length).toBeGreaterThan(0);
     expect(new Set(onlyDeletes.data.map((event) => event.type))).toEqual(new Set(['landlord.deleted', 'unit.deleted']));
+    // An empty list of types is no filter, as an omitted one: never a feed that looks empty.
+    const all = await api.feed('?limit=100');
+    expect(all.data.length).toBeGreaterThan(onlyDeletes.data.length);
+    for (const empty of ['', ',', ' , ']) {
+      expect(await api.feed(`?types=${encodeURIComponent(empty)}&limit=100`)).toEqual(all);
+    }
   });
 
   it('starts from the oldest event without after, and answers an empty feed with next null', async () => {

@@ -13150,7 +13150,7 @@ export interface operations {
                  *     only events committed after it. Omitted: from the oldest event still kept (30 days).
                  */
                 after?: string;
-                /** @description One event type or a comma-separated list (`work_order.created,work_order.updated`); omitted: all. */
+                /** @description One event type or a comma-separated list (`work_order.created,work_order.updated`); omitted or empty: all. */
                 types?: components["schemas"]["EventType"][];
                 /** @description Events per answer. */
                 limit?: number;

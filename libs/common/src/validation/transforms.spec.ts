@@ -109,7 +109,9 @@ describe('query and body transforms', () => {
   it('ToInteger turns digits into a number and leaves anything else as text', () => {
     expect(transform({ page: '12' }).page).toBe(12);
     expect(transform({ page: '1.5' }).page).toBe('1.5');
-    expect(transform({ page: '-1' }).page).toBe('-1');
+    expect(transform({ page: '-1' }).page).toBe(-1);
+    expect(transform({ page: '--1' }).page).toBe('--1');
+    expect(transform({ page: '+2' }).page).toBe('+2');
     expect(transform({ page: '1e3' }).page).toBe('1e3');
     expect(transform({ page: '9999999999' }).page).toBe('9999999999');
   });
@@ -117,6 +119,11 @@ describe('query and body transforms', () => {
   it('CommaList splits, trims and drops empty parts', () => {
     expect(transform({ status: 'reported, in_progress,,' }).status).toEqual(['reported', 'in_progress']);
     expect(transform({ status: 'active' }).status).toEqual(['active']);
+  });
+
+  it('CommaList reads a list with no parts left as no filter (undefined), never as one that matches nothing', () => {
+    expect(transform({ status: '' }).status).toBeUndefined();
+    expect(transform({ status: ' , ,' }).status).toBeUndefined();
   });
 
   it('EmptyToNull stores an empty string as null and keeps other values', () => {

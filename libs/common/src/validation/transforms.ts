@@ -45,22 +45,29 @@ export function IsDateTimeInput(options?: ValidationOptions): PropertyDecorator 
     });
 }
 
-/** Query integers arrive as text: digits become a number, anything else stays text and fails `@IsInt`. */
+/**
+ * Query integers arrive as text: digits, with a minus sign or none, become a number (so `page=-1` is refused by
+ * its range, "must not be less than 1", not as "not an integer"); anything else stays text and fails `@IsInt`.
+ */
 export const ToInteger = (): PropertyDecorator =>
   Transform(({ value }: { value: unknown }) =>
-    typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : value,
+    typeof value === 'string' && /^-?\d{1,9}$/.test(value) ? Number(value) : value,
   );
 
-/** A comma-separated list (`status=reported,in_progress`) becomes an array; empty parts are dropped. */
+/**
+ * A comma-separated list (`status=reported,in_progress`) becomes an array; empty parts are dropped, and a list
+ * left with none (`types=`, `status=,`) is no filter at all, as an empty `search` is: never a filter that
+ * matches nothing.
+ */
 export const CommaList = (): PropertyDecorator =>
-  Transform(({ value }: { value: unknown }) =>
-    typeof value === 'string'
-      ? value
-          .split(',')
-          .map((part) => part.trim())
-          .filter((part) => part !== '')
-      : value,
-  );
+  Transform(({ value }: { value: unknown }) => {
+    if (typeof value !== 'string') return value;
+    const parts = value
+      .split(',')
+      .map((part) => part.trim())
+      .filter((part) => part !== '');
+    return parts.length > 0 ? parts : undefined;
+  });
 
 /**
  * May be left out but is not nullable: unlike `@IsOptional()`, `null` is still validated (and fails the type

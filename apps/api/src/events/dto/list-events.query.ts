@@ -16,7 +16,7 @@ export class ListEventsQuery {
   @IsString()
   after?: string;
 
-  /** One event type or a comma-separated list (`work_order.created,work_order.updated`); omitted: all. */
+  /** One event type or a comma-separated list (`work_order.created,work_order.updated`); omitted or empty: all. */
   @ApiPropertyOptional({ enum: EVENT_TYPES, enumName: 'EventType', isArray: true, maxItems: EVENT_TYPES.length })
   @IsOptional()
   @CommaList()
