@@ -166,7 +166,7 @@ describe('POST /v1/contractors', () => {
     it.each(['companyName', 'contactName'])('%s is required, and must not be empty, blank or null', async (field) => {
       const without = contractorInput();
       delete without[field];
-      expect(expectFieldError(await postContractor(sut, team, without), field)).toBe(`${field} must be a string`);
+      expect(expectFieldError(await postContractor(sut, team, without), field)).toBe(`${field} is required`);
       for (const value of ['', '   ']) {
         const error = expectFieldError(await postContractor(sut, team, contractorInput({ [field]: value })), field);
         expect(error).toBe(`${field} should not be empty`);

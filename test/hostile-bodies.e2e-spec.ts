@@ -45,6 +45,43 @@ describe('hostile request bodies', () => {
       .set('Content-Type', 'application/json')
       .send(body);
 
+  describe('text that is not text', () => {
+    const sendBytes = (bytes: Buffer, contentType = 'application/json') =>
+      sut
+        .http()
+        .post('/v1/landlords')
+        .set(...bearer(team))
+        .set('Content-Type', contentType)
+        .serialize((body: unknown) => body as string)
+        .send(bytes);
+
+    it('refuses bytes that are not UTF-8 with 400, instead of storing U+FFFD in their place', async () => {
+      const before = await countLandlords(sut, team.teamId);
+      const bytes = Buffer.concat([Buffer.from('{"name":"a'), Buffer.from([0xff, 0xfe]), Buffer.from('b"}')]);
+      expect(expectError(await sendBytes(bytes), 400)).toMatch(/^Request body is not valid text in its charset/);
+      // A UTF-16 body with half a character at its end, the same.
+      const utf16 = Buffer.concat([Buffer.from('{"name":"ab"}', 'utf16le'), Buffer.from([0x3d])]);
+      expect(expectError(await sendBytes(utf16, 'application/json; charset=utf-16le'), 400)).toMatch(/not valid text/);
+      expect(await countLandlords(sut, team.teamId)).toBe(before);
+    });
+
+    it('refuses a string holding an unpaired surrogate, naming the field, and keeps a paired one', async () => {
+      const before = await countLandlords(sut, team.teamId);
+      const lone = await send('post', '/v1/landlords', '{"name":"a\\ud800b"}');
+      expect(expectFieldError(lone, 'name')).toBe('name must be valid Unicode text (it holds an unpaired surrogate)');
+      const nested = await send(
+        'post',
+        '/v1/contractors',
+        '{"companyName":"Q","contactName":"Q","trades":["\\udc00"]}',
+      );
+      expect(expectError(nested, 400)).toMatch(/^trades\.0 must be valid Unicode text/);
+      expect(await countLandlords(sut, team.teamId)).toBe(before);
+      const paired = await send('post', '/v1/landlords', '{"name":"Emoji \\ud83c\\udfe0 Lettings"}');
+      expect(paired.status).toBe(201);
+      expect(paired.body.data.name).toBe('Emoji \u{1F3E0} Lettings');
+    });
+  });
+
   describe('nesting depth', () => {
     it('refuses a 12 KB body nested 2,000 objects deep with 400 naming the rule, and creates nothing', async () => {
       const before = await countContractors(sut, team.teamId);

@@ -81,7 +81,7 @@ describe('Landlords', () => {
     it('requires a name that is a non-empty string after trimming', async () => {
       const before = await countLandlords(sut, team.teamId);
       const cases: [unknown, string][] = [
-        [undefined, 'name must be a string'],
+        [undefined, 'name is required'],
         [null, 'name must be a string'],
         [42, 'name must be a string'],
         [['A'], 'name must be a string'],

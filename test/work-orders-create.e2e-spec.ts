@@ -172,9 +172,9 @@ describe('POST /v1/work-orders', () => {
     });
 
     it.each([
-      [{ title: undefined }, 'title must be a string'],
+      [{ title: undefined }, 'title is required'],
       [{ title: '  ' }, 'title should not be empty'],
-      [{ unitId: undefined }, 'unitId must be a UUID'],
+      [{ unitId: undefined }, 'unitId is required'],
       [{ description: 5 }, 'description must be a string'],
     ])('explains the rule a field breaks (%j)', async (overrides, message) => {
       expect(expectError(await postWorkOrder(sut, team, workOrderInput(unit.id, overrides)), 400)).toBe(message);

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { TextDecoder } from 'node:util';
 import { BadRequestException } from '@nestjs/common';
@@ -13,22 +14,34 @@ export function bodyCutOff(): BadRequestException {
   return new BadRequestException('The request body ended before all of it arrived');
 }
 
-/** A body refused for its shape (depth, size in entries) before it is parsed. */
+/** A body refused before it is parsed: for its shape (depth, size in entries), or bytes that are no text. */
 class BodyShapeError extends Error {
   readonly status = 400;
   readonly type = SHAPE_REFUSED;
 }
 
-/** The body's text as UTF-8 bytes: JSON may arrive in another UTF (body-parser accepts any `utf-*`). */
+const NOT_TEXT = 'Request body is not valid text in its charset (UTF-8 unless Content-Type names another)';
+
+/**
+ * The body's text as UTF-8 bytes: JSON may arrive in another UTF (body-parser accepts any `utf-*`). Bytes that
+ * are no text in their charset are refused (400), not read with U+FFFD in their place and stored so.
+ */
 function utf8Of(raw: Buffer, charset: string): Uint8Array {
-  if (charset === 'utf-8' || charset === 'utf8') return raw;
+  if (charset === 'utf-8' || charset === 'utf8') {
+    if (!isUtf8(raw)) throw new BodyShapeError(NOT_TEXT);
+    return raw;
+  }
   let decoder: TextDecoder;
   try {
-    decoder = new TextDecoder(charset);
+    decoder = new TextDecoder(charset, { fatal: true });
   } catch {
     throw Object.assign(new Error(`unsupported charset "${charset}"`), { status: 415, type: 'charset.unsupported' });
   }
-  return Buffer.from(decoder.decode(raw));
+  try {
+    return Buffer.from(decoder.decode(raw));
+  } catch {
+    throw new BodyShapeError(NOT_TEXT);
+  }
 }
 
 /**

@@ -22,9 +22,16 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 const childPath = (path: string, key: string | number): string => (path ? `${path}.${key}` : String(key));
 
+/** An unpaired UTF-16 surrogate (`"\ud800"` in JSON): no character at all (a `u` regex sees it as one of `Cs`). */
+const LONE_SURROGATE = /\p{Cs}/u;
+
 function trimString(value: string, path: string): string {
   // PostgreSQL cannot store NUL in text or jsonb; refuse it here rather than fail on insert.
   if (value.includes('\u0000')) throw new BadRequestException(`${path || 'value'} must not contain NUL characters`);
+  // Nor a lone surrogate: it would be stored as U+FFFD, a change the client never asked for.
+  if (LONE_SURROGATE.test(value)) {
+    throw new BadRequestException(`${path || 'value'} must be valid Unicode text (it holds an unpaired surrogate)`);
+  }
   return value.trim();
 }
 

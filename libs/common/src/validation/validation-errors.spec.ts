@@ -45,6 +45,17 @@ describe(describeValidationErrors.name, () => {
     ]);
   });
 
+  it('says a required field left out is required, at the top and inside nested items', () => {
+    expect(describeValidationErrors(validate({ certifications: [{}] })).sort()).toEqual([
+      'certifications.0.type is required',
+      'companyName is required',
+    ]);
+    // Sent, even as null: one of the rules a value must meet, not "required".
+    const sent = describeValidationErrors(validate({ companyName: null, certifications: [] }));
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatch(/^companyName must /);
+  });
+
   it('names a nested field by its full path', () => {
     const lines = describeValidationErrors(
       validate({ companyName: 'A', certifications: [{ type: 'ok' }, { type: '' }] }),

@@ -7,6 +7,12 @@ import type { ValidationError } from 'class-validator';
 export function describeValidationErrors(errors: ValidationError[], parentPath = ''): string[] {
   return errors.flatMap((error) => {
     const path = parentPath ? `${parentPath}.${error.property}` : error.property;
+    // Left out although required (an optional field is not validated when left out): that is the rule it broke,
+    // not each rule a value would have to meet ("title must be a string", "unitId must be a UUID").
+    // (class-validator sets `value`, undefined included, when asked to: `validationError.value`.)
+    if ('value' in error && error.value === undefined && Object.keys(error.constraints ?? {}).length > 0) {
+      return [`${path} is required`];
+    }
     const own = Object.values(error.constraints ?? {}).map((message) => {
       if (message.startsWith(`property ${error.property} `)) {
         return `property ${path}${message.slice(`property ${error.property}`.length)}`;

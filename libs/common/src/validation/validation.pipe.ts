@@ -52,7 +52,8 @@ function createApiValidationPipe(): ApiValidationPipe {
     stopAtFirstError: true,
     transform: true,
     transformOptions: { enableImplicitConversion: false },
-    validationError: { target: false, value: false },
+    // The value is read only to tell a field left out ("is required"; describeValidationErrors), never echoed.
+    validationError: { target: false, value: true },
     exceptionFactory: (errors) => new InvalidInput(errors),
   });
 }
