@@ -533,6 +533,53 @@ describe('OpenAPI examples (what Swagger UI pre-fills)', () => {
     expect(shape((refused.body as { error: string }).error)).toBe(shape(documented));
   });
 
+  it('documents each 400 with a text the operation itself sends (a field it has, a bound it sets)', async () => {
+    const get = (path: string) =>
+      sut
+        .http()
+        .get(path)
+        .set(...auth);
+    const cases: Array<[method: string, path: string, send: () => Promise<{ body: unknown }>]> = [
+      ['get', '/v1/units/{unitId}', () => get('/v1/units/not-a-uuid')],
+      [
+        'get',
+        '/v1/work-orders/{workOrderId}/notes/{noteId}',
+        () => get(`/v1/work-orders/${created.workOrder}/notes/x`),
+      ],
+      ['get', '/v1/contractors', () => get('/v1/contractors?pageSize=51')],
+      ['get', '/v1/events', () => get('/v1/events?limit=101')],
+      ['get', '/v1/imports/template', () => get('/v1/imports/template?resource=units&colour=red')],
+      [
+        'post',
+        '/v1/landlords',
+        () =>
+          sut
+            .http()
+            .post('/v1/landlords')
+            .set(...auth)
+            .send({}),
+      ],
+    ];
+    for (const [method, path, send] of cases) {
+      const documented = errorExamples(operation(method, path))['400'];
+      expect({ operation: `${method} ${path}`, body: (await send()).body }).toEqual({
+        operation: `${method} ${path}`,
+        body: { error: documented },
+      });
+    }
+    // And no operation keeps the one shared placeholder (a field of one resource) as its 400.
+    const placeholder = 'companyName must be shorter than or equal to 260 characters';
+    const kept = Object.entries(doc.paths).flatMap(([path, operations]) =>
+      Object.entries(operations)
+        .filter(([, op]) => {
+          const example = op.responses['400']?.content?.['application/json']?.example as { error?: string } | undefined;
+          return example?.error === placeholder;
+        })
+        .map(([method]) => `${method} ${path}`),
+    );
+    expect(kept).toEqual([]);
+  });
+
   it('pre-fills no header: no Idempotency-Key, If-Match or If-None-Match is sent unless typed in', () => {
     const prefilled = Object.entries(doc.paths).flatMap(([path, operations]) =>
       Object.entries(operations).flatMap(([method, op]) =>

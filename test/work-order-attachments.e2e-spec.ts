@@ -188,6 +188,9 @@ describe.each(STORAGE_DRIVERS)('work order attachments (%s storage)', (_driver, 
       `signature=${signature}`,
       `expires=${expires}&signature=${signature}&download=1`,
       `expires=${expires}&expires=${expires}&signature=${signature}`,
+      // The same second, not as the API wrote it.
+      `expires=0${expires}&signature=${signature}`,
+      `expires=%2B${expires}&signature=${signature}`,
       '',
     ]) {
       const response = await sut.http().get(`${url.pathname}?${query}`);
@@ -214,6 +217,25 @@ describe.each(STORAGE_DRIVERS)('work order attachments (%s storage)', (_driver, 
     expectError(await upload(PNG, { fields: { noteId: 'not-a-uuid' } }), 400);
     expectError(await upload(PNG, { fields: { noteId: '00000000-0000-4000-8000-000000000000' } }), 400);
     expectError(await upload(PNG, { fields: { description: 'x'.repeat(501) } }), 400);
+    expect(expectError(await upload(PNG, { fields: { description: 'a\u0000b' } }), 400)).toBe(
+      'description must not contain NUL characters',
+    );
+    // The same field twice: which one was meant is a guess, so neither is taken.
+    const twice = await sut
+      .http()
+      .post(pathOf(workOrderId))
+      .set(...bearer(team))
+      .field('description', 'first')
+      .field('description', 'second')
+      .attach('file', PNG, { filename: 'photo.png' });
+    expect(expectError(twice, 400)).toBe('description must be sent once');
+    // The file's bytes sent as a text field (no file name): said so, not "file is required".
+    const asText = await sut
+      .http()
+      .post(pathOf(workOrderId))
+      .set(...bearer(team))
+      .field('file', 'not a file');
+    expect(expectError(asText, 400)).toBe('file must be sent as a file: a part named file with a filename');
     const json = await sut
       .http()
       .post(pathOf(workOrderId))

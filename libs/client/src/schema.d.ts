@@ -2526,7 +2526,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *       "error": "pageSize must not be greater than 50"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -2699,7 +2699,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *       "error": "companyName is required"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -3021,7 +3021,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *       "error": "contractorId must be a UUID"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -3222,7 +3222,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *       "error": "contractorId must be a UUID"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -3573,7 +3573,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *       "error": "contractorId must be a UUID"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -3886,7 +3886,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *       "error": "pageSize must not be greater than 50"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -4059,7 +4059,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *       "error": "addressLine1 is required"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -4381,7 +4381,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *       "error": "unitId must be a UUID"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -4582,7 +4582,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *       "error": "unitId must be a UUID"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -4933,7 +4933,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *       "error": "unitId must be a UUID"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -5246,7 +5246,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *       "error": "pageSize must not be greater than 50"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -5419,7 +5419,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *       "error": "firstName is required"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -5741,7 +5741,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *       "error": "tenantId must be a UUID"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -5942,7 +5942,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *       "error": "tenantId must be a UUID"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -6293,7 +6293,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *       "error": "tenantId must be a UUID"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -6616,7 +6616,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *       "error": "pageSize must not be greater than 50"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -6789,7 +6789,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *       "error": "title is required"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -7111,7 +7111,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *       "error": "workOrderId must be a UUID"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -7312,7 +7312,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *       "error": "workOrderId must be a UUID"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -7663,7 +7663,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *       "error": "workOrderId must be a UUID"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -7968,7 +7968,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *       "error": "pageSize must not be greater than 50"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -8170,7 +8170,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *       "error": "text is required"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -8536,7 +8536,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *       "error": "noteId must be a UUID"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -8739,7 +8739,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *       "error": "noteId must be a UUID"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -9092,7 +9092,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *       "error": "noteId must be a UUID"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -9394,7 +9394,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *       "error": "pageSize must not be greater than 50"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -9596,7 +9596,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
+            /** @description No `file` part (or one sent as a text field, without a file name), an unknown or repeated part or field, a `noteId` that is not a UUID or not a note of this work order, a `description` over 500 characters or holding a NUL character, or a work order id that is not a UUID; nothing was stored */
             400: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -9616,7 +9616,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *       "error": "file is required: send the file in a part named file"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -9726,11 +9726,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /**
-             * @description Body larger than 1 MiB (1,048,576 bytes)
-             *
-             *     Body larger than 1 MiB (1,048,576 bytes)
-             */
+            /** @description The file is larger than 10 MiB (10,485,760 bytes); nothing was stored. (The 1 MiB limit of JSON bodies does not apply here.) */
             413: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -9750,17 +9746,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "Request body exceeds the limit of 1048576 bytes (1 MiB)"
+                     *       "error": "file must be at most 10 MiB"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /**
-             * @description A body sent with a Content-Type other than application/json
-             *
-             *     A body sent with a Content-Type other than application/json
-             */
+            /** @description The body is not `multipart/form-data` with a boundary, or the file is not JPEG, PNG, WebP, HEIC or PDF by its bytes, or its declared type names another accepted type than its bytes show; nothing was stored */
             415: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -9780,7 +9772,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "Content-Type must be application/json"
+                     *       "error": "file must be JPEG, PNG, WebP, HEIC or PDF (image/jpeg, image/png, image/webp, image/heic, application/pdf), decided from its bytes"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -9989,7 +9981,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *       "error": "attachmentId must be a UUID"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -10185,7 +10177,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *       "error": "attachmentId must be a UUID"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -10484,7 +10476,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *       "error": "attachmentId must be a UUID"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -10658,37 +10650,9 @@ export interface operations {
                     "application/pdf": string;
                 };
             };
-            /** @description Missing, malformed, unknown or revoked API key (checked before anything else, so no rate-limit headers) */
-            401: {
-                headers: {
-                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
-                    "Cache-Control": "no-store";
-                    /** @description Always `nosniff` */
-                    "X-Content-Type-Options": "nosniff";
-                    /** @description RFC 6750: `Bearer realm="Property Portfolio API"`, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a key that is unknown, revoked or expired */
-                    "WWW-Authenticate": string;
-                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
-                    "X-Test-Mode"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Invalid or revoked API key"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description This API key is read-only: writes (POST, PUT, DELETE) need a read-and-write key. Answered after the key and the limits, before the body is validated */
+            /** @description Not a URL the API signed, or no longer valid: a part changed, missing or malformed, an extra parameter, past its expiry, or its attachment deleted */
             403: {
                 headers: {
-                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
-                    "X-RateLimit-Reset"?: number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -10706,43 +10670,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. Nothing was counted. Also `Too many failed authentication attempts from this address; retry later` once the caller’s address sent more unknown, revoked or expired keys than `AUTH_FAILURES_PER_MINUTE` (default 60) in the current minute and used this second’s few lookups (retry after a second; a valid key is then looked up and accepted); the headers then describe that limit */
-            429: {
-                headers: {
-                    /** @description Requests allowed in the window that binds hardest */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in that window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Unix second at which the oldest counted request leaves the window */
-                    "X-RateLimit-Reset": number;
-                    /** @description Whole seconds (at least 1) until the request would be accepted */
-                    "Retry-After": number;
-                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
-                    "Cache-Control": "no-store";
-                    /** @description Always `nosniff` */
-                    "X-Content-Type-Options": "nosniff";
-                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
-                    "X-Test-Mode"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Rate limit exceeded"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description Internal server error; never a stack trace */
             500: {
                 headers: {
-                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
-                    "X-RateLimit-Reset"?: number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -10763,13 +10693,7 @@ export interface operations {
             /** @description The database is unreachable, a query timed out, the request conflicted with a concurrent one, or a schema change (a migration) met it mid-request; nothing was written. Also `The service is starting; retry in a moment` for a request that reached an instance still starting. Retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in that window after this one; present when the API key was accepted and counted */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
+                    /** @description Whole seconds (at least 1) until the request would be accepted */
                     "Retry-After": number;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
@@ -10863,7 +10787,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *       "error": "pageSize must not be greater than 50"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -11036,7 +10960,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *       "error": "name is required"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -11358,7 +11282,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *       "error": "landlordId must be a UUID"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -11559,7 +11483,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *       "error": "landlordId must be a UUID"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -11910,7 +11834,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *       "error": "landlordId must be a UUID"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -13201,7 +13125,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *       "error": "limit must not be greater than 100"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -13405,7 +13329,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *       "error": "pageSize must not be greater than 50"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -13576,7 +13500,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *       "error": "url is required"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -13846,7 +13770,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *       "error": "endpointId must be a UUID"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -14043,7 +13967,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *       "error": "endpointId must be a UUID"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -14340,7 +14264,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *       "error": "endpointId must be a UUID"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -14589,7 +14513,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *       "error": "endpointId must be a UUID"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -14838,7 +14762,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *       "error": "endpointId must be a UUID"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -15122,7 +15046,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *       "error": "pageSize must not be greater than 50"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -15320,7 +15244,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *       "error": "deliveryId must be a UUID"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -15568,7 +15492,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *       "error": "pageSize must not be greater than 50"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -15751,7 +15675,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *       "error": "query parameter colour is not allowed"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -16045,7 +15969,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *       "error": "query parameter colour is not allowed"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -16211,7 +16135,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *       "error": "importId must be a UUID"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -16409,7 +16333,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *       "error": "pageSize must not be greater than 50"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -16606,7 +16530,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *       "error": "importId must be a UUID"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -16879,7 +16803,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "companyName must be shorter than or equal to 260 characters"
+                     *       "error": "query parameter colour is not allowed"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];

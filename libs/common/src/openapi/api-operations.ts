@@ -113,12 +113,26 @@ export const ApiGetOne = (model: Type<unknown>): MethodDecorator =>
     ApiErrorsWith(recordErrors(model), 400, 404),
   );
 
-/** POST: 201 with an ETag; honours Idempotency-Key. `examples` gives the operation's own error texts. */
-export const ApiCreate = (model: Type<unknown>, examples: ErrorExamples = {}): MethodDecorator =>
+/**
+ * POST: 201 with an ETag; honours Idempotency-Key. `examples` gives the operation's own error texts, and
+ * `descriptions` its own descriptions of some statuses (a body other than JSON is refused in its own words).
+ */
+export const ApiCreate = (
+  model: Type<unknown>,
+  examples: ErrorExamples = {},
+  descriptions: ErrorExamples = {},
+): MethodDecorator =>
   applyDecorators(
     IDEMPOTENCY_KEY(),
     ApiDataResponse(model, 201, 'Created', { ...ENTITY_TAG, ...REPLAYED }),
-    ApiErrorsDescribed(writeConflicts(model, 'create'), { 409: IN_PROGRESS, ...examples }, 400, 409, 413, 422),
+    ApiErrorsDescribed(
+      { ...writeConflicts(model, 'create'), ...descriptions },
+      { 409: IN_PROGRESS, ...examples },
+      400,
+      409,
+      413,
+      422,
+    ),
   );
 
 /** PUT: 200 with the new ETag; honours Idempotency-Key and If-Match. */

@@ -23,8 +23,11 @@ const ERROR_TEXT: Record<number, string> = {
  * One realistic body per status, so Swagger UI does not show a validation message under every status. Each is
  * the text the API really sends; the record operations replace 404, 409 and 412 with their resource's own.
  */
+/** Replaced in the finished document by an example of the operation's own (`withOwnValidationExamples`). */
+export const GENERIC_VALIDATION_EXAMPLE = 'companyName must be shorter than or equal to 260 characters';
+
 const ERROR_EXAMPLE: Record<number, string> = {
-  400: 'companyName must be shorter than or equal to 260 characters',
+  400: GENERIC_VALIDATION_EXAMPLE,
   401: 'Invalid or revoked API key',
   403: 'This API key is read-only',
   404: 'Record not found',
@@ -140,6 +143,32 @@ export function ApiErrorsDescribed(
         type: ErrorBody,
         example: { error: examples[status] ?? ERROR_EXAMPLE[status] ?? HttpStatus[status] },
         headers: errorHeaders(status),
+      }),
+    ),
+  );
+}
+
+/**
+ * The `{error}` answers of an operation that needs no key (a signed download): its own statuses, described and
+ * exemplified here, and a server fault and 503; never 401 or 429, which only an API key's checks answer.
+ */
+export function ApiKeylessErrors(
+  own: Record<number, { description: string; example: string }>,
+): MethodDecorator & ClassDecorator {
+  const all: Record<number, { description: string; example: string }> = {
+    ...own,
+    500: { description: ERROR_TEXT[500], example: ERROR_EXAMPLE[500] },
+    503: { description: ERROR_TEXT[503], example: ERROR_EXAMPLE[503] },
+  };
+  return applyDecorators(
+    ApiExtraModels(ErrorBody),
+    ...Object.entries(all).map(([status, { description, example }]) =>
+      ApiResponse({
+        status: Number(status),
+        description,
+        type: ErrorBody,
+        example: { error: example },
+        headers: status === '503' ? { 'Retry-After': RETRY_AFTER['Retry-After'] } : undefined,
       }),
     ),
   );

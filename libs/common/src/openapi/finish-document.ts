@@ -1,4 +1,5 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
+import { withOwnValidationExamples } from './validation-examples.js';
 
 // @nestjs/swagger exports the document type but not its parts; they are derived from it.
 type Components = NonNullable<OpenAPIObject['components']>;
@@ -101,6 +102,8 @@ function withoutUnusedSchemas(document: OpenAPIObject): void {
 /** The rewrites above, in order; `configureApp` applies them before the document is served. */
 export function finishDocument(document: OpenAPIObject): OpenAPIObject {
   const schemas = document.components?.schemas ?? {};
+  // First: it reads the request bodies' schemas where Nest put them.
+  withOwnValidationExamples(document);
   withoutUpdateDefaults(schemas);
   inlineNullableReferences(schemas);
   moveRequestBodies(document);

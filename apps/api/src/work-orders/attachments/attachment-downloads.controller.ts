@@ -1,8 +1,8 @@
 import { Controller, Get, Param, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { ApiErrorsWith, Public } from '@app/common';
-import { AttachmentsService } from './attachments.service.js';
+import { ApiKeylessErrors, Public } from '@app/common';
+import { AttachmentsService, DOWNLOAD_REFUSED } from './attachments.service.js';
 import { AttachmentResponse } from './dto/attachment.response.js';
 import { SIGNED_DOWNLOAD_QUERY_DOCS, signedDownloadQueryOf } from './dto/download.query.js';
 import { sendObject } from './send-object.js';
@@ -34,8 +34,15 @@ export class AttachmentDownloadsController {
       AttachmentResponse.contentTypes.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
     ),
   })
-  // Never 400: whatever is wrong with the URL, it is not one the API signed (403).
-  @ApiErrorsWith({ 403: 'This download URL is not valid: it was changed, has expired or was revoked' }, 403)
+  // Never 400: whatever is wrong with the URL, it is not one the API signed (403). No key is read: never 401.
+  @ApiKeylessErrors({
+    403: {
+      description:
+        'Not a URL the API signed, or no longer valid: a part changed, missing or malformed, an extra parameter, ' +
+        'past its expiry, or its attachment deleted',
+      example: DOWNLOAD_REFUSED,
+    },
+  })
   async download(
     @Param('teamId') teamId: string,
     @Param('attachmentId') id: string,

@@ -101,6 +101,8 @@ function checkedFields(upload: ReceivedUpload): Omit<StoredUpload, 'id' | 'stora
   const noteId = fields.noteId?.trim() || null;
   if (noteId && !isUuid(noteId)) throw new BadRequestException('noteId must be a UUID');
   const description = fields.description?.trim() || null;
+  // PostgreSQL cannot store NUL in text: refused here, naming the field, rather than by the insert.
+  if (description?.includes('\u0000')) throw new BadRequestException('description must not contain NUL characters');
   if (description && [...description].length > DESCRIPTION_MAX) {
     throw new BadRequestException(`description must be at most ${DESCRIPTION_MAX} characters`);
   }

@@ -24,6 +24,7 @@ import { DESCRIPTION_MAX, type StoredUpload } from './attachment-uploads.js';
 import { ATTACHMENTS_PER_WORK_ORDER, AttachmentsService } from './attachments.service.js';
 import { AttachmentResponse } from './dto/attachment.response.js';
 import { ListAttachmentsQuery } from './dto/list-attachments.query.js';
+import { NOT_ACCEPTED, TOO_LARGE } from './multipart-upload.js';
 import { ReceivedUpload, ReceiveUploadGuard } from './receive-upload.guard.js';
 import { sendObject } from './send-object.js';
 
@@ -91,10 +92,26 @@ export class AttachmentsController {
       },
     },
   })
-  @ApiCreate(AttachmentResponse, {
-    409: `The work order already has ${ATTACHMENTS_PER_WORK_ORDER} attachments, the most it can hold; delete one first`,
-  })
-  @ApiErrorsWith({ ...WORK_ORDER_NOT_FOUND, 413: 'file must be at most 10 MiB' }, 404, 413, 415)
+  @ApiCreate(
+    AttachmentResponse,
+    {
+      400: 'file is required: send the file in a part named file',
+      409: `The work order already has ${ATTACHMENTS_PER_WORK_ORDER} attachments, the most it can hold; delete one first`,
+      413: TOO_LARGE,
+      415: NOT_ACCEPTED,
+    },
+    {
+      400:
+        'No `file` part (or one sent as a text field, without a file name), an unknown or repeated part or field, ' +
+        `a \`noteId\` that is not a UUID or not a note of this work order, a \`description\` over ${DESCRIPTION_MAX} ` +
+        'characters or holding a NUL character, or a work order id that is not a UUID; nothing was stored',
+      413: 'The file is larger than 10 MiB (10,485,760 bytes); nothing was stored. (The 1 MiB limit of JSON bodies does not apply here.)',
+      415:
+        'The body is not `multipart/form-data` with a boundary, or the file is not JPEG, PNG, WebP, HEIC or PDF by ' +
+        'its bytes, or its declared type names another accepted type than its bytes show; nothing was stored',
+    },
+  )
+  @ApiErrorsWith(WORK_ORDER_NOT_FOUND, 404)
   async create(
     @TeamId() teamId: string,
     @IdParam('workOrderId') workOrderId: string,

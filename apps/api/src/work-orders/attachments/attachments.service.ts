@@ -23,6 +23,9 @@ import { AttachmentUploads, type StoredUpload } from './attachment-uploads.js';
 import { AttachmentObjectsRepository } from './storage/attachment-objects.repository.js';
 import { ObjectStorage, type StoredObject } from './storage/object-storage.js';
 
+/** The refusal of a download URL that is not one the API signed, or no longer valid (403). */
+export const DOWNLOAD_REFUSED = 'This download URL is not valid: it was changed, has expired or was revoked';
+
 /** How many attachments one work order may hold (CONTRACT "Attachments"). */
 export const ATTACHMENTS_PER_WORK_ORDER = 100;
 
@@ -136,9 +139,7 @@ export class AttachmentsService implements ConditionalSource {
     id: string,
     signed: SignedDownloadQuery | undefined,
   ): Promise<{ row: AttachmentRow; object: StoredObject }> {
-    const refused = new ForbiddenException(
-      'This download URL is not valid: it was changed, has expired or was revoked',
-    );
+    const refused = new ForbiddenException(DOWNLOAD_REFUSED);
     if (!signed || !isUuid(teamId) || !isUuid(id)) throw refused;
     if (!this.urls.verify(teamId, id, signed.expires, signed.signature)) throw refused;
     const row = await this.attachments.findOne(teamId, id);

@@ -43,6 +43,10 @@ export function displayName(raw: string | undefined): string {
 }
 
 const ACCEPTED = `JPEG, PNG, WebP, HEIC or PDF (${ACCEPTED_TYPES.join(', ')})`;
+/** The refusal of a file whose bytes are of no accepted type (415). */
+export const NOT_ACCEPTED = `file must be ${ACCEPTED}, decided from its bytes`;
+/** The refusal of a file over the limit (413). */
+export const TOO_LARGE = 'file must be at most 10 MiB';
 
 /**
  * Reads a `multipart/form-data` request as it arrives: the `file` part goes to `store` as a stream (its first bytes
@@ -87,6 +91,12 @@ export function receiveUpload(
 
     parser.on('field', (name, value, info) => {
       if (info.valueTruncated) fail(new BadRequestException(`${name} is too long`));
+      // A part named file without a file name is read as text: the client sent the file's contents as a field.
+      if (name === 'file') {
+        fail(new BadRequestException('file must be sent as a file: a part named file with a filename'));
+      }
+      // One value per field: with two, which one was meant is a guess (the last would win silently).
+      if (Object.hasOwn(fields, name)) fail(new BadRequestException(`${name} must be sent once`));
       fields[name] = value;
     });
     parser.on('file', (name, file, info) => {
@@ -172,9 +182,7 @@ function storeFile(
       if (!contentType || (declared && declared !== contentType)) {
         refuse(
           new UnsupportedMediaTypeException(
-            contentType
-              ? `file is declared ${info.mimeType} but its bytes are ${contentType}`
-              : `file must be ${ACCEPTED}, decided from its bytes`,
+            contentType ? `file is declared ${info.mimeType} but its bytes are ${contentType}` : NOT_ACCEPTED,
           ),
         );
         return;
@@ -217,7 +225,7 @@ function storeFile(
         if (size >= SNIFF_BYTES) start();
       } else if (!body.push(chunk)) file.pause();
     });
-    file.on('limit', () => refuse(new PayloadTooLargeException('file must be at most 10 MiB')));
+    file.on('limit', () => refuse(new PayloadTooLargeException(TOO_LARGE)));
     file.on('end', () => {
       if (failure) return;
       if (!body) start();

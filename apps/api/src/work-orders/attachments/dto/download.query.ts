@@ -4,7 +4,8 @@ export interface SignedDownloadQuery {
   signature: string;
 }
 
-const EXPIRES = /^\d{1,15}$/;
+/** As the API writes it: no sign, no leading zero (`0123` names the same second, but is not the URL it signed). */
+const EXPIRES = /^[1-9]\d{0,14}$/;
 const SIGNATURE = /^[\w-]{1,100}$/;
 
 /** What the route's document says of the two parameters (no examples: only a URL the API signed is valid). */
@@ -12,7 +13,7 @@ export const SIGNED_DOWNLOAD_QUERY_DOCS = [
   {
     name: 'expires',
     description: 'The `expires` of the attachment’s `downloadUrl` (Unix seconds)',
-    schema: { type: 'integer' as const, format: 'int64', minimum: 0 },
+    schema: { type: 'integer' as const, format: 'int64', minimum: 1 },
   },
   {
     name: 'signature',
