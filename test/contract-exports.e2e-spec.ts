@@ -278,6 +278,8 @@ describe.each(RESOURCES_UNDER_TEST)('$path: CSV export', (resource) => {
     expect(paged.body).toEqual({
       error: 'page and pageSize do not apply to a CSV export: it holds every matching record',
     });
+    const page = await exportAs(team, { page: '2' }).expect(400);
+    expect(page.body).toEqual({ error: 'page does not apply to a CSV export: it holds every matching record' });
   });
 
   it('keeps JSON for a client that does not ask for CSV first', async () => {

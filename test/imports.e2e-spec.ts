@@ -256,6 +256,16 @@ describe('imports', () => {
     ]);
   });
 
+  it('fails a row with cells under no column (they would be dropped unseen); empty extra cells are fine', async () => {
+    const csv = 'externalRef,name\n' + 'XC-1,Extra Lettings,stray\n' + 'XC-2,Trailing Lettings,,\n' + 'XC-3,Short\n';
+    const result = await imported('landlords', csv);
+    expect(result).toMatchObject({ createdCount: 2, failedCount: 1 });
+    const errors = (await get(`/v1/imports/${result.id}/errors`)).body as { data: unknown[] };
+    expect(errors.data).toEqual([
+      { row: 1, externalRef: 'XC-1', error: "the row has 3 cells, more than the header's 2 columns" },
+    ]);
+  });
+
   it('refuses an unknown CSV column with 400 before it starts, and other content types with 415', async () => {
     expect(expectError(await post('units', 'externalRef,colour\nU-9,blue\n'), 400)).toMatch(/^Unknown column colour/);
     expectError(await post('units', '{}', 'application/json'), 415);

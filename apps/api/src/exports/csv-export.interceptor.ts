@@ -69,7 +69,7 @@ export class CsvExportInterceptor implements NestInterceptor {
     const paging = PAGING.filter((name) => name in request.query);
     if (paging.length > 0) {
       throw new BadRequestException(
-        `${paging.join(' and ')} do not apply to a CSV export: it holds every matching record`,
+        `${paging.join(' and ')} ${paging.length > 1 ? 'do' : 'does'} not apply to a CSV export: it holds every matching record`,
       );
     }
     const readBatch: ReadBatch = async (after) => {

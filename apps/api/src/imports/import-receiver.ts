@@ -42,6 +42,10 @@ function limited(body: Readable): Readable {
 function csvRow(header: string[], record: string[], columns: ImportColumns, row: number): StoredImportRow {
   const body: Record<string, unknown> = {};
   try {
+    // A row longer than the header (cells under no column): whatever they hold would be dropped unseen.
+    if (record.slice(header.length).some((cell) => cell.trim() !== '')) {
+      throw new CsvCellError(`the row has ${record.length} cells, more than the header's ${header.length} columns`);
+    }
     header.forEach((name, index) => {
       const kind = columns.columns.get(name);
       if (!kind) return;
