@@ -213,6 +213,26 @@ describe('authentication', () => {
     );
   });
 
+  it("checks the key, then a read-only key's write, before the Content-Type or charset of the body (415)", async () => {
+    const post = (authorization: string | undefined, contentType: string) => {
+      const request = sut.http().post('/v1/landlords').set('Content-Type', contentType);
+      return (authorization === undefined ? request : request.set('Authorization', authorization)).send('name=x');
+    };
+    const latin1 = 'application/json; charset=latin1';
+    for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', latin1]) {
+      expectError(await post(undefined, contentType), 401);
+      expectError(await post(`Bearer ${generateApiKey()}`, contentType), 401);
+    }
+    const readOnly = await sut.app.get(ApiKeysService).createKey(team.teamId, 'Reader', { access: 'read_only' });
+    expect(expectError(await post(`Bearer ${readOnly.apiKey}`, 'text/plain'), 403)).toBe('This API key is read-only');
+    expect(expectError(await post(`Bearer ${team.apiKey}`, 'text/plain'), 415)).toBe(
+      'Content-Type must be application/json',
+    );
+    expect(expectError(await post(`Bearer ${team.apiKey}`, latin1), 415)).toBe(
+      'Unsupported body encoding: send UTF-8 JSON',
+    );
+  });
+
   it('changes nothing when a valid body comes without a valid key', async () => {
     const before = await sut.sql<{ count: number }>('SELECT count(*)::int AS count FROM contractors');
     const response = await sut

@@ -360,6 +360,42 @@ describe('imports', () => {
     expect(await count()).toBe(before);
   });
 
+  it('Idempotency-Key: a refused import is stored like any answer (the same again replays it, another body is 422)', async () => {
+    const send = (key: string, contentType: string, path = '/v1/imports?resource=landlords', csv = 'name\nRefused\n') =>
+      sut
+        .http()
+        .post(path)
+        .set(...bearer(team))
+        .set('Idempotency-Key', key)
+        .set('Content-Type', contentType)
+        .send(csv);
+    const count = async () =>
+      (await sut.sql<{ n: number }>('SELECT count(*)::int AS n FROM imports WHERE team_id = $1', [team.teamId]))[0].n;
+    const before = await count();
+    for (const [key, status, again] of [
+      ['import-refused-type', 415, () => send('import-refused-type', 'text/plain')],
+      ['import-refused-query', 400, () => send('import-refused-query', 'text/csv', '/v1/imports?resource=nothing')],
+    ] as const) {
+      const first = await again();
+      expect({ key, status: first.status, replayed: first.headers['idempotent-replayed'] }).toEqual({
+        key,
+        status,
+        replayed: 'false',
+      });
+      const repeat = await again();
+      expect({
+        key,
+        status: repeat.status,
+        replayed: repeat.headers['idempotent-replayed'],
+        body: repeat.body,
+      }).toEqual({ key, status, replayed: 'true', body: first.body });
+    }
+    // The refused query's key with another body: another request.
+    const other = await send('import-refused-query', 'text/csv', '/v1/imports?resource=nothing', 'name\nOther\n');
+    expect(expectError(other, 422)).toMatch(/different request/);
+    expect(await count()).toBe(before);
+  });
+
   it('lists imports newest first; another team sees none of them', async () => {
     const mine = (await get('/v1/imports?pageSize=50')).body as { data: Import[]; pagination: { total: number } };
     expect(mine.data.length).toBeGreaterThan(3);

@@ -230,12 +230,20 @@ describe.each(STORAGE_DRIVERS)('work order attachments (%s storage)', (_driver, 
       .attach('file', PNG, { filename: 'photo.png' });
     expect(expectError(twice, 400)).toBe('description must be sent once');
     // The file's bytes sent as a text field (no file name): said so, not "file is required".
+    // (Its contents over the fields' 16 KiB, as a real file's would be: still said so.)
     const asText = await sut
       .http()
       .post(pathOf(workOrderId))
       .set(...bearer(team))
-      .field('file', 'not a file');
+      .field('file', 'not a file '.repeat(2_000));
     expect(expectError(asText, 400)).toBe('file must be sent as a file: a part named file with a filename');
+    const proto = await sut
+      .http()
+      .post(pathOf(workOrderId))
+      .set(...bearer(team))
+      .field('__proto__', 'x')
+      .attach('file', PNG, { filename: 'photo.png' });
+    expect(expectError(proto, 400)).toMatch(/^Unknown field __proto__/);
     const json = await sut
       .http()
       .post(pathOf(workOrderId))
@@ -405,6 +413,39 @@ describe.each(STORAGE_DRIVERS)('work order attachments (%s storage)', (_driver, 
     expectError(otherField, 422);
     await until(async () => (await listedUploads()).length === 0, 'the replayed upload taken off the list');
     expect(await teamKeys(owner)).toEqual([`${owner.teamId}/${firstId}`]);
+  });
+
+  it('stores a refused upload under its Idempotency-Key like any answer, and stores no object', async () => {
+    const owner = await sut.createTeam('Refusal replay team');
+    const id = await newWorkOrder(owner);
+    const html = Buffer.from('<html><script>alert(1)</script></html>');
+    const missing = '00000000-0000-4000-8000-000000000000';
+    const cases: Array<[key: string, status: number, send: () => ReturnType<typeof upload>]> = [
+      ['refused-type', 415, () => upload(html, { id, who: owner })],
+      ['refused-work-order', 404, () => upload(PNG, { id: missing, who: owner })],
+      ['refused-field', 400, () => upload(PNG, { id, who: owner, fields: { description: 'x'.repeat(501) } })],
+      ['refused-query', 400, () => upload(PNG, { id, who: owner }).query({ colour: 'red' })],
+    ];
+    for (const [key, status, send] of cases) {
+      const first = await send().set('Idempotency-Key', key);
+      expect({ key, status: first.status, replayed: first.headers['idempotent-replayed'] }).toEqual({
+        key,
+        status,
+        replayed: 'false',
+      });
+      // The same request again (a new multipart boundary, the same file and fields): the stored answer.
+      const again = await send().set('Idempotency-Key', key);
+      expect({ key, status: again.status, replayed: again.headers['idempotent-replayed'], body: again.body }).toEqual({
+        key,
+        status,
+        replayed: 'true',
+        body: first.body,
+      });
+      // The key is taken: a valid upload with it is another request.
+      expectError(await upload(PNG, { id, who: owner }).set('Idempotency-Key', key), 422);
+    }
+    await until(async () => (await listedUploads()).length === 0, 'every refused upload taken off the list');
+    expect(await teamKeys(owner)).toEqual([]);
   });
 
   it('a write that rolls back after taking its key leaves no object behind', async () => {

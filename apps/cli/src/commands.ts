@@ -4,9 +4,6 @@ import { ApiKeysService } from '../../api/src/api-keys/index.js';
 
 export class UsageError extends Error {}
 
-/** A command understood but refused (exit 1, no usage text): a team name already taken. */
-export class RefusedError extends Error {}
-
 /** Options that take no value. */
 const FLAGS = new Set(['allow-duplicate', 'test']);
 
@@ -17,8 +14,8 @@ Usage: npm run --silent cli -- <command>
 
   teams create --name <team name> [--allow-duplicate]
                                          a team and its first API key: {"teamId","apiKeyId","apiKey"};
-                                         a name another team has (ignoring case) is refused unless
-                                         --allow-duplicate is given
+                                         a name another team has (ignoring case) is created too, with a
+                                         warning on stderr unless --allow-duplicate is given
   teams list                             every team: [{"teamId","name","createdAt","liveKeys","totalKeys"}]
                                          (live: neither revoked nor expired; total: every key made)
   keys create --team <teamId> [--name <label>] [--access read_write|read_only] [--expires <YYYY-MM-DD>] [--test]
@@ -93,6 +90,8 @@ function expiry(value: string | undefined, now: number): Date | null {
 export interface CommandServices {
   keys: ApiKeysService;
   accounts: AccountsService;
+  /** Writes a warning for a person (stderr): the command still succeeds and prints its line. */
+  warn: (message: string) => void;
   /** The password for `users create`, read from standard input only when that command runs. */
   readPassword: () => Promise<string>;
 }
@@ -100,7 +99,7 @@ export interface CommandServices {
 /** Runs one command and returns what to print as one JSON line. */
 export async function runCommand(
   args: ParsedArgs,
-  { keys, accounts, readPassword }: CommandServices,
+  { keys, accounts, readPassword, warn }: CommandServices,
 ): Promise<unknown> {
   const [group, action, target] = args.words;
   const known = new Set(['name', 'team', 'access', 'expires', 'email', 'allow-duplicate', 'test']);
@@ -113,12 +112,15 @@ export async function runCommand(
   switch (command) {
     case 'teams create': {
       const name = text(args.options, 'name', true) as string;
+      // Team names are labels, not keys (CONTRACT "Running it": the command always prints the new team's line).
+      // A name another team has is taken all the same, with a warning on stderr naming that team, since a second
+      // key for it is more often what was meant.
       if (!args.options.has('allow-duplicate')) {
         const taken = (await keys.listTeams()).find((team) => team.name.toLowerCase() === name.toLowerCase());
         if (taken) {
-          throw new RefusedError(
-            `a team named "${taken.name}" already exists (teamId ${taken.teamId}); to make its key use ` +
-              `keys create --team ${taken.teamId}, or pass --allow-duplicate to create a second team with this name`,
+          warn(
+            `a team named "${taken.name}" already exists (teamId ${taken.teamId}); created another one. For a key ` +
+              `of that team use keys create --team ${taken.teamId} (--allow-duplicate silences this warning)`,
           );
         }
       }

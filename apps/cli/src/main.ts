@@ -4,7 +4,7 @@ import { AccountsService } from '../../api/src/dashboard/accounts/index.js';
 import { ApiKeysService } from '../../api/src/api-keys/index.js';
 import { resolveDatabase, runPendingMigrations } from '@app/database';
 import { CliModule } from './cli.module.js';
-import { parseArgs, RefusedError, runCommand, USAGE, UsageError, type ParsedArgs } from './commands.js';
+import { parseArgs, runCommand, USAGE, UsageError, type ParsedArgs } from './commands.js';
 
 function printError(message: string): void {
   process.stderr.write(`${JSON.stringify({ error: message })}\n`);
@@ -35,6 +35,7 @@ async function run(args: ParsedArgs, config: AppConfig): Promise<number> {
         keys: context.get(ApiKeysService),
         accounts: context.get(AccountsService),
         readPassword,
+        warn: (message) => process.stderr.write(`${JSON.stringify({ warning: message })}\n`),
       });
       process.stdout.write(`${JSON.stringify(result)}\n`);
       return 0;
@@ -76,10 +77,7 @@ async function main(): Promise<number> {
   try {
     return await run(args, config);
   } catch (error) {
-    const message =
-      error instanceof UsageError || error instanceof RefusedError || error instanceof DomainError
-        ? error.message
-        : String(error);
+    const message = error instanceof UsageError || error instanceof DomainError ? error.message : String(error);
     printError(message);
     if (error instanceof UsageError) process.stderr.write(`${USAGE}\n`);
     return error instanceof UsageError ? 2 : 1;

@@ -2642,7 +2642,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored, nor refusals made while an upload or import body is received (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
+                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. Every answer is stored (a refused upload or import too) but 5xx and 429 and the refusal of a body cut off before its end (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -3163,7 +3163,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored, nor refusals made while an upload or import body is received (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
+                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. Every answer is stored (a refused upload or import too) but 5xx and 429 and the refusal of a body cut off before its end (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
                 "Idempotency-Key"?: string;
                 /** @description Applies the change only if the record is still the one with this ETag (or `*`: any); otherwise 412 and nothing changes. Checked after the key, the limits and the record’s existence, before the body is validated. */
                 "If-Match"?: string;
@@ -3520,7 +3520,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored, nor refusals made while an upload or import body is received (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
+                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. Every answer is stored (a refused upload or import too) but 5xx and 429 and the refusal of a body cut off before its end (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
                 "Idempotency-Key"?: string;
                 /** @description Applies the change only if the record is still the one with this ETag (or `*`: any); otherwise 412 and nothing changes. Checked after the key, the limits and the record’s existence, before the body is validated. */
                 "If-Match"?: string;
@@ -4002,7 +4002,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored, nor refusals made while an upload or import body is received (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
+                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. Every answer is stored (a refused upload or import too) but 5xx and 429 and the refusal of a body cut off before its end (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -4523,7 +4523,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored, nor refusals made while an upload or import body is received (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
+                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. Every answer is stored (a refused upload or import too) but 5xx and 429 and the refusal of a body cut off before its end (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
                 "Idempotency-Key"?: string;
                 /** @description Applies the change only if the record is still the one with this ETag (or `*`: any); otherwise 412 and nothing changes. Checked after the key, the limits and the record’s existence, before the body is validated. */
                 "If-Match"?: string;
@@ -4880,7 +4880,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored, nor refusals made while an upload or import body is received (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
+                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. Every answer is stored (a refused upload or import too) but 5xx and 429 and the refusal of a body cut off before its end (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
                 "Idempotency-Key"?: string;
                 /** @description Applies the change only if the record is still the one with this ETag (or `*`: any); otherwise 412 and nothing changes. Checked after the key, the limits and the record’s existence, before the body is validated. */
                 "If-Match"?: string;
@@ -5362,7 +5362,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored, nor refusals made while an upload or import body is received (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
+                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. Every answer is stored (a refused upload or import too) but 5xx and 429 and the refusal of a body cut off before its end (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -5883,7 +5883,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored, nor refusals made while an upload or import body is received (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
+                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. Every answer is stored (a refused upload or import too) but 5xx and 429 and the refusal of a body cut off before its end (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
                 "Idempotency-Key"?: string;
                 /** @description Applies the change only if the record is still the one with this ETag (or `*`: any); otherwise 412 and nothing changes. Checked after the key, the limits and the record’s existence, before the body is validated. */
                 "If-Match"?: string;
@@ -6240,7 +6240,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored, nor refusals made while an upload or import body is received (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
+                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. Every answer is stored (a refused upload or import too) but 5xx and 429 and the refusal of a body cut off before its end (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
                 "Idempotency-Key"?: string;
                 /** @description Applies the change only if the record is still the one with this ETag (or `*`: any); otherwise 412 and nothing changes. Checked after the key, the limits and the record’s existence, before the body is validated. */
                 "If-Match"?: string;
@@ -6732,7 +6732,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored, nor refusals made while an upload or import body is received (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
+                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. Every answer is stored (a refused upload or import too) but 5xx and 429 and the refusal of a body cut off before its end (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -7253,7 +7253,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored, nor refusals made while an upload or import body is received (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
+                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. Every answer is stored (a refused upload or import too) but 5xx and 429 and the refusal of a body cut off before its end (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
                 "Idempotency-Key"?: string;
                 /** @description Applies the change only if the record is still the one with this ETag (or `*`: any); otherwise 412 and nothing changes. Checked after the key, the limits and the record’s existence, before the body is validated. */
                 "If-Match"?: string;
@@ -7610,7 +7610,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored, nor refusals made while an upload or import body is received (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
+                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. Every answer is stored (a refused upload or import too) but 5xx and 429 and the refusal of a body cut off before its end (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
                 "Idempotency-Key"?: string;
                 /** @description Applies the change only if the record is still the one with this ETag (or `*`: any); otherwise 412 and nothing changes. Checked after the key, the limits and the record’s existence, before the body is validated. */
                 "If-Match"?: string;
@@ -8110,7 +8110,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored, nor refusals made while an upload or import body is received (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
+                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. Every answer is stored (a refused upload or import too) but 5xx and 429 and the refusal of a body cut off before its end (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -8678,7 +8678,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored, nor refusals made while an upload or import body is received (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
+                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. Every answer is stored (a refused upload or import too) but 5xx and 429 and the refusal of a body cut off before its end (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
                 "Idempotency-Key"?: string;
                 /** @description Applies the change only if the record is still the one with this ETag (or `*`: any); otherwise 412 and nothing changes. Checked after the key, the limits and the record’s existence, before the body is validated. */
                 "If-Match"?: string;
@@ -9037,7 +9037,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored, nor refusals made while an upload or import body is received (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
+                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. Every answer is stored (a refused upload or import too) but 5xx and 429 and the refusal of a body cut off before its end (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
                 "Idempotency-Key"?: string;
                 /** @description Applies the change only if the record is still the one with this ETag (or `*`: any); otherwise 412 and nothing changes. Checked after the key, the limits and the record’s existence, before the body is validated. */
                 "If-Match"?: string;
@@ -9536,7 +9536,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored, nor refusals made while an upload or import body is received (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
+                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. Every answer is stored (a refused upload or import too) but 5xx and 429 and the refusal of a body cut off before its end (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -10123,7 +10123,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored, nor refusals made while an upload or import body is received (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
+                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. Every answer is stored (a refused upload or import too) but 5xx and 429 and the refusal of a body cut off before its end (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
                 "Idempotency-Key"?: string;
                 /** @description Applies the change only if the record is still the one with this ETag (or `*`: any); otherwise 412 and nothing changes. Checked after the key, the limits and the record’s existence, before the body is validated. */
                 "If-Match"?: string;
@@ -10903,7 +10903,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored, nor refusals made while an upload or import body is received (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
+                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. Every answer is stored (a refused upload or import too) but 5xx and 429 and the refusal of a body cut off before its end (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -11424,7 +11424,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored, nor refusals made while an upload or import body is received (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
+                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. Every answer is stored (a refused upload or import too) but 5xx and 429 and the refusal of a body cut off before its end (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
                 "Idempotency-Key"?: string;
                 /** @description Applies the change only if the record is still the one with this ETag (or `*`: any); otherwise 412 and nothing changes. Checked after the key, the limits and the record’s existence, before the body is validated. */
                 "If-Match"?: string;
@@ -11781,7 +11781,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored, nor refusals made while an upload or import body is received (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
+                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. Every answer is stored (a refused upload or import too) but 5xx and 429 and the refusal of a body cut off before its end (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
                 "Idempotency-Key"?: string;
                 /** @description Applies the change only if the record is still the one with this ETag (or `*`: any); otherwise 412 and nothing changes. Checked after the key, the limits and the record’s existence, before the body is validated. */
                 "If-Match"?: string;
@@ -13445,7 +13445,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored, nor refusals made while an upload or import body is received (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
+                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. Every answer is stored (a refused upload or import too) but 5xx and 429 and the refusal of a body cut off before its end (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -13912,7 +13912,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored, nor refusals made while an upload or import body is received (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
+                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. Every answer is stored (a refused upload or import too) but 5xx and 429 and the refusal of a body cut off before its end (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -14213,7 +14213,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored, nor refusals made while an upload or import body is received (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
+                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. Every answer is stored (a refused upload or import too) but 5xx and 429 and the refusal of a body cut off before its end (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -14458,7 +14458,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored, nor refusals made while an upload or import body is received (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
+                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. Every answer is stored (a refused upload or import too) but 5xx and 429 and the refusal of a body cut off before its end (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -14707,7 +14707,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored, nor refusals made while an upload or import body is received (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
+                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. Every answer is stored (a refused upload or import too) but 5xx and 429 and the refusal of a body cut off before its end (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -15188,7 +15188,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored, nor refusals made while an upload or import body is received (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
+                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. Every answer is stored (a refused upload or import too) but 5xx and 429 and the refusal of a body cut off before its end (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -15616,7 +15616,7 @@ export interface operations {
                 dryRun?: boolean;
             };
             header?: {
-                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored, nor refusals made while an upload or import body is received (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
+                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. Every answer is stored (a refused upload or import too) but 5xx and 429 and the refusal of a body cut off before its end (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -16475,7 +16475,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored, nor refusals made while an upload or import body is received (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
+                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. Every answer is stored (a refused upload or import too) but 5xx and 429 and the refusal of a body cut off before its end (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -16750,7 +16750,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. 5xx and 429 answers are not stored, nor refusals made while an upload or import body is received (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
+                /** @description Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer (`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first is still running is 409. Every answer is stored (a refused upload or import too) but 5xx and 429 and the refusal of a body cut off before its end (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII characters, e.g. a UUID made once per logical operation and sent again with each retry of it. */
                 "Idempotency-Key"?: string;
             };
             path?: never;

@@ -7,7 +7,7 @@ import {
   Injectable,
 } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { ApiInputPipe, AppConfig, setBodyDigest } from '@app/common';
+import { ApiInputPipe, AppConfig, bodyFingerprint, deferRefusal, setBodyDigest } from '@app/common';
 import { CreateImportQuery } from './dto/create-import.query.js';
 import { importTooLarge, MAX_IMPORT_BYTES } from './import-receiver.js';
 import { ReceivedRows, spoolBody } from './spooled-body.js';
@@ -24,7 +24,7 @@ export const IMPORT_TYPES = ['text/csv', 'application/x-ndjson'];
  * at the disk's pace. A guard that never refuses by returning false: its refusals are thrown before any interceptor
  * runs, the body unread when refused at once (415 for another Content-Type, 413 for a declared length over 20 MiB,
  * 400 for a query the route would refuse, in the route's own words), or as it arrives (413 past 20 MiB, 400 for a
- * body cut off).
+ * body cut off); with an Idempotency-Key, all but the last are left to the key's transaction (`deferRefusal`).
  */
 @Injectable()
 export class ReceiveImportGuard implements CanActivate {
@@ -38,15 +38,32 @@ export class ReceiveImportGuard implements CanActivate {
     try {
       await this.refuseAtOnce(request);
     } catch (error) {
+      // With an Idempotency-Key, the refusal is answered inside the key's transaction, stored under the body's
+      // bytes: read and hashed here, before that transaction holds a connection (deferRefusal, bodyFingerprint).
+      if (request.headers['idempotency-key'] !== undefined) {
+        const digest = await bodyFingerprint(request).catch(() => undefined);
+        if (digest !== undefined && deferRefusal(request, error)) {
+          setBodyDigest(request, digest);
+          return true;
+        }
+      }
       // Refused before a byte of the body was read: the rest is read and dropped, so the refusal can be answered.
       request.resume();
       throw error;
     }
-    const body = await spoolBody(request, {
-      limit: MAX_IMPORT_BYTES,
-      tooLarge: importTooLarge,
-      folder: this.config.IMPORT_SPOOL_DIR,
-    });
+    let body: Awaited<ReturnType<typeof spoolBody>>;
+    try {
+      body = await spoolBody(request, {
+        limit: MAX_IMPORT_BYTES,
+        tooLarge: importTooLarge,
+        folder: this.config.IMPORT_SPOOL_DIR,
+      });
+    } catch (error) {
+      // A body over 20 MiB refused as it arrived: with a key, answered in the key's transaction (its bytes were
+      // read and dropped, so it has no digest to be stored under, and a retry runs anew). A body cut off: thrown.
+      if (deferRefusal(request, error)) return true;
+      throw error;
+    }
     received.set(request, new ReceivedRows(body.rows, context.switchToHttp().getResponse<Response>()));
     // "The same body" for an Idempotency-Key retry: the same bytes.
     setBodyDigest(request, body.digest);

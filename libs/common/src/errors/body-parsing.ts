@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { TextDecoder } from 'node:util';
 import { BadRequestException } from '@nestjs/common';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import type { AuthenticatedRequest } from '../auth/caller.js';
 import { findJsonShapeViolation } from '../validation/json-shape.js';
 
 export const MAX_BODY_BYTES = 1_048_576;
@@ -69,8 +70,25 @@ function hasBody(request: Request): boolean {
   return (length !== undefined && length !== '0') || request.headers['transfer-encoding'] !== undefined;
 }
 
-/** Before parsing: a body must be declared as JSON. */
+/**
+ * Whether the guards will refuse this request whatever its body: no accepted key (401, or an unknown route's 404),
+ * a read-only key writing (403), a limit reached (429). Those come first: a body is refused before the key only
+ * when it is malformed or too large to read (CONTRACT "Team isolation"), never for its Content-Type or charset.
+ * (The request gate, earlier in the chain, has identified the caller by now.)
+ */
+function guardsRefuseFirst(request: AuthenticatedRequest): boolean {
+  const { caller } = request;
+  if (!caller || request.rateLimited || request.authThrottled) return true;
+  return caller.access === 'read_only' && BODY_METHODS.has(request.method);
+}
+
+/** Before parsing: a body must be declared as JSON (415), once the key has been accepted. */
 export function requireJsonContentType(request: Request, response: Response, next: NextFunction): void {
+  if (guardsRefuseFirst(request)) {
+    // Left unparsed: the guards answer before anything reads the body.
+    next();
+    return;
+  }
   if (BODY_METHODS.has(request.method) && hasBody(request) && !request.is('application/json')) {
     response.status(415).json({ error: 'Content-Type must be application/json' });
     return;
@@ -91,7 +109,7 @@ export function requireObjectBody(request: Request, response: Response, next: Ne
 }
 
 /** Parser failures as `{error}`: malformed JSON is 400, an over-large body 413. */
-export function bodyParserErrors(error: unknown, _request: Request, response: Response, next: NextFunction): void {
+export function bodyParserErrors(error: unknown, request: Request, response: Response, next: NextFunction): void {
   if (response.headersSent) {
     next(error);
     return;
@@ -109,6 +127,11 @@ export function bodyParserErrors(error: unknown, _request: Request, response: Re
       return;
     case 'encoding.unsupported':
     case 'charset.unsupported':
+      // Refused before a byte was read; a request the guards refuse anyway gets their answer first.
+      if (guardsRefuseFirst(request)) {
+        next();
+        return;
+      }
       response.status(415).json({ error: 'Unsupported body encoding: send UTF-8 JSON' });
       return;
     default:

@@ -13,11 +13,13 @@ const REFUSALS: Record<string, { status: number; reason: string; error: string }
     reason: 'Payload Too Large',
     error: 'Chunk extensions in the request body are too large',
   },
-  // The request's head or body did not arrive within the server's `headersTimeout` or `requestTimeout`.
+  // The request's head or the whole request did not arrive within the server's `headersTimeout` or `requestTimeout`.
   ERR_HTTP_REQUEST_TIMEOUT: {
     status: 408,
     reason: 'Request Timeout',
-    error: 'The request did not arrive in time: send its headers and body without pausing',
+    error:
+      "The request was not received in full within the server's time limit (60 s for its headers, " +
+      '5 minutes for the whole request); nothing was done',
   },
 };
 const MALFORMED = { status: 400, reason: 'Bad Request', error: 'Malformed HTTP request' };
@@ -55,6 +57,8 @@ export function answerClientErrors(server: Server): void {
     }
     const refusal = REFUSALS[error.code ?? ''] ?? MALFORMED;
     answered.set(socket, refusal.status);
-    socket.end(rawAnswer(refusal));
+    // Then the connection goes, as Node's own answer does: a request cut short here must never run to its end
+    // (the rest of a timed-out body, arriving after the 408, would otherwise complete it).
+    socket.end(rawAnswer(refusal), () => socket.destroy());
   });
 }

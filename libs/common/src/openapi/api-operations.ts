@@ -33,8 +33,8 @@ const IDEMPOTENCY_KEY_HEADER = ApiHeader({
   description:
     'Makes a retry safe: for 24 h, the same key with the same method, path and body returns the stored answer ' +
     '(`Idempotent-Replayed: true`) and changes nothing; another request with the key is 422, one while the first ' +
-    'is still running is 409. 5xx and 429 answers are not stored, nor refusals made while an upload or import ' +
-    'body is received (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII ' +
+    'is still running is 409. Every answer is stored (a refused upload or import too) but 5xx and 429 and the ' +
+    'refusal of a body cut off before its end (docs/sync-and-retries.md). Scoped to the team. 1–255 visible ASCII ' +
     'characters, e.g. a UUID made once per logical operation and sent again with each retry of it.',
   // No `example`: Swagger UI would pre-fill it, and a second "Try it out" with another body would be a 422.
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[!-~]+$' },

@@ -1,5 +1,6 @@
 export * from './body-digest.js';
 export * from './conditional-resource.js';
+export * from './deferred-refusals.js';
 export * from './entity-tag.js';
 export * from './entity-tag.guard.js';
 export * from './idempotency.cleanup.js';

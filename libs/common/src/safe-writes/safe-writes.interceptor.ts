@@ -28,6 +28,7 @@ import {
   parentIdOf,
 } from './conditional-resource.js';
 import { bodyFingerprint } from './body-digest.js';
+import { deferredRefusalOf } from './deferred-refusals.js';
 import { entityTagOfAnswer, ifMatchHolds } from './entity-tag.js';
 import { IDEMPOTENCY_RETENTION_MS, IdempotencyStore } from './idempotency.store.js';
 import { ReplayedAnswer } from './replayed-answer.js';
@@ -109,6 +110,8 @@ export class SafeWritesInterceptor implements NestInterceptor {
           // Left to here by DeclaredQueryGuard, so that this 400 is stored under the key as well.
           const refusal = undeclaredQueryRefusal(context);
           if (refusal) throw refusal;
+          // And a refusal a route's guard made while it received a streamed body (deferRefusal): stored too.
+          if (deferredRefusalOf(request) !== undefined) throw deferredRefusalOf(request);
           await precondition();
           return handle();
         });

@@ -124,6 +124,13 @@ describe('query and body transforms', () => {
   it('CommaList reads a list with no parts left as no filter (undefined), never as one that matches nothing', () => {
     expect(transform({ status: '' }).status).toBeUndefined();
     expect(transform({ status: ' , ,' }).status).toBeUndefined();
+    // Repeated: each value a list of its own, empty ones dropped.
+    expect(transform({ status: ['', ''] }).status).toBeUndefined();
+    expect(transform({ status: ['reported', 'in_progress,completed', ''] }).status).toEqual([
+      'reported',
+      'in_progress',
+      'completed',
+    ]);
   });
 
   it('EmptyToNull stores an empty string as null and keeps other values', () => {

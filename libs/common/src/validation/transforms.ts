@@ -61,9 +61,11 @@ export const ToInteger = (): PropertyDecorator =>
  */
 export const CommaList = (): PropertyDecorator =>
   Transform(({ value }: { value: unknown }) => {
-    if (typeof value !== 'string') return value;
-    const parts = value
-      .split(',')
+    // The parameter repeated (`status=a&status=b,c`) arrives as an array: each value is a list too.
+    const values: unknown[] = Array.isArray(value) ? value : [value];
+    if (!values.every((item): item is string => typeof item === 'string')) return value;
+    const parts = values
+      .flatMap((item) => item.split(','))
       .map((part) => part.trim())
       .filter((part) => part !== '');
     return parts.length > 0 ? parts : undefined;

@@ -10,7 +10,10 @@ export function describeValidationErrors(errors: ValidationError[], parentPath =
     // Left out although required (an optional field is not validated when left out): that is the rule it broke,
     // not each rule a value would have to meet ("title must be a string", "unitId must be a UUID").
     // (class-validator sets `value`, undefined included, when asked to: `validationError.value`.)
-    if ('value' in error && error.value === undefined && Object.keys(error.constraints ?? {}).length > 0) {
+    // (Not a refusal of the property itself, an unknown one or an unvalidated object: those keep their words.)
+    const rules = Object.keys(error.constraints ?? {});
+    const aboutTheValue = !rules.includes('whitelistValidation') && !rules.includes('unknownValue');
+    if (error.property && 'value' in error && error.value === undefined && rules.length > 0 && aboutTheValue) {
       return [`${path} is required`];
     }
     const own = Object.values(error.constraints ?? {}).map((message) => {

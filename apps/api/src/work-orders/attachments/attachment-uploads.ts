@@ -1,10 +1,19 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import { BadRequestException, Injectable, Logger, UnsupportedMediaTypeException } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { isUuid, RecordNotFoundError } from '@app/common';
 import { contentTypeOf } from './content-type.js';
-import { displayName, receiveUpload, type ReceivedFile, type ReceivedUpload } from './multipart-upload.js';
+import {
+  displayName,
+  receiveUpload,
+  refusedUploadDigestOf,
+  setRefusedUploadDigest,
+  uploadDigest,
+  type ReceivedFile,
+  type ReceivedUpload,
+} from './multipart-upload.js';
 import { AttachmentObjectsRepository } from './storage/attachment-objects.repository.js';
 import { ObjectStorage } from './storage/object-storage.js';
 
@@ -51,7 +60,7 @@ export class AttachmentUploads {
     }
     try {
       const upload = await receiveUpload(request, (body) => this.storage.put(storageKey, body));
-      const checked: StoredUpload = { id, storageKey, ...checkedFields(upload) };
+      const checked: StoredUpload = { id, storageKey, ...checkedFieldsOf(upload) };
       response.once('close', () => {
         // A success answer is sent after its transaction committed: a claimed key is then off the list for good.
         // Anything else (a refusal, a rolled-back write, a replayed Idempotency-Key) removes the object.
@@ -81,6 +90,24 @@ export class AttachmentUploads {
     return { id, storageKey, file, noteId: null, description: null };
   }
 
+  /**
+   * Reads an upload's body only to know what it sent (`uploadDigest`), storing nothing: for an Idempotency-Key's
+   * refusal made before the body was read (an unknown work order), so that it is stored under the digest a retry
+   * of the same upload has. Undefined when the body could not be read to its end.
+   */
+  async digestWithoutStoring(request: Request): Promise<string | undefined> {
+    try {
+      const upload = await receiveUpload(request, async (body) => {
+        body.resume();
+        await finished(body);
+      });
+      const { file, fields } = upload;
+      return uploadDigest(file?.sha256 ?? null, file?.fileName ?? null, fields.noteId, fields.description);
+    } catch (refusal) {
+      return refusedUploadDigestOf(refusal);
+    }
+  }
+
   /** Removes the upload's object unless its row committed (its key is then off the list); safe to repeat. */
   async abandon(storageKey: string): Promise<void> {
     try {
@@ -89,6 +116,20 @@ export class AttachmentUploads {
       // Its key stays on the list: the cleanup removes the object later.
       this.log.warn(`could not remove the upload ${storageKey} yet: ${(error as Error).message}`);
     }
+  }
+}
+
+/** `checkedFields`, a refusal marked with what the upload sent (`refusedUploadDigestOf`). */
+function checkedFieldsOf(upload: ReceivedUpload): Omit<StoredUpload, 'id' | 'storageKey'> {
+  try {
+    return checkedFields(upload);
+  } catch (refusal) {
+    const { file, fields } = upload;
+    setRefusedUploadDigest(
+      refusal,
+      uploadDigest(file?.sha256 ?? null, file?.fileName ?? null, fields.noteId, fields.description),
+    );
+    throw refusal;
   }
 }
 

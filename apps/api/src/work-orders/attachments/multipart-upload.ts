@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { basename } from 'node:path';
 import { finished, Readable } from 'node:stream';
@@ -42,6 +42,43 @@ export function displayName(raw: string | undefined): string {
   return [...(name || 'file')].slice(0, MAX_FILE_NAME).join('');
 }
 
+/**
+ * "The same body" of an upload for an Idempotency-Key (CONTRACT "Safe retries"): the same file, by its bytes and
+ * display name, and the same `noteId` and `description` as checked (trimmed; `noteId` in lower case); the multipart
+ * boundary and the part order do not matter. The same digest for an upload stored and for one refused.
+ */
+export function uploadDigest(
+  sha256: string | null,
+  fileName: string | null,
+  noteId: string | undefined | null,
+  description: string | undefined | null,
+): string {
+  const same = [sha256, fileName, noteId?.trim().toLowerCase() || null, description?.trim() || null];
+  return createHash('sha256').update(JSON.stringify(same)).digest('hex');
+}
+
+/** The digest of what a refused upload sent (`uploadDigest`), for refusals made once its body had been read. */
+const refusedDigests = new WeakMap<object, string>();
+
+/** The digest of the upload `refusal` refused, when the body was read before it (`receiveUpload`). */
+export function refusedUploadDigestOf(refusal: unknown): string | undefined {
+  return typeof refusal === 'object' && refusal !== null ? refusedDigests.get(refusal) : undefined;
+}
+
+/** Records what a refused upload sent, for `refusedUploadDigestOf`. */
+export function setRefusedUploadDigest(refusal: unknown, digest: string): void {
+  if (typeof refusal === 'object' && refusal !== null) refusedDigests.set(refusal, digest);
+}
+
+/** The file part as far as it was read: its hash (over every byte, refused or not) and its display name. */
+interface SeenFile {
+  hash: Hash;
+  fileName: string;
+  sha256?: string;
+}
+
+const sha256Of = (seen: SeenFile): string => (seen.sha256 ??= seen.hash.digest('hex'));
+
 const ACCEPTED = `JPEG, PNG, WebP, HEIC or PDF (${ACCEPTED_TYPES.join(', ')})`;
 /** The refusal of a file whose bytes are of no accepted type (415). */
 export const NOT_ACCEPTED = `file must be ${ACCEPTED}, decided from its bytes`;
@@ -80,21 +117,24 @@ export function receiveUpload(
       reject(new UnsupportedMediaTypeException('Content-Type must be multipart/form-data with a boundary'));
       return;
     }
-    const fields: Record<string, string> = {};
+    // No prototype: a field named __proto__ is a field like any other (refused as unknown), not a silent no-op.
+    const fields = Object.create(null) as Record<string, string>;
     let failure: HttpException | Error | undefined;
     // Never rejects: a failure is kept in `failure`. (It is awaited only once the request has ended, and a promise
     // rejected with no handler by then would be an unhandled rejection, which stops the process.)
     let stored: Promise<ReceivedFile | undefined> | undefined;
+    let seen: SeenFile | undefined;
     const fail = (error: HttpException | Error): void => {
       failure ??= error;
     };
 
     parser.on('field', (name, value, info) => {
-      if (info.valueTruncated) fail(new BadRequestException(`${name} is too long`));
       // A part named file without a file name is read as text: the client sent the file's contents as a field.
+      // (Said first: a real file sent so is over the fields' size, and "file is too long" would mislead.)
       if (name === 'file') {
         fail(new BadRequestException('file must be sent as a file: a part named file with a filename'));
       }
+      if (info.valueTruncated) fail(new BadRequestException(`${name} is too long`));
       // One value per field: with two, which one was meant is a guess (the last would win silently).
       if (Object.hasOwn(fields, name)) fail(new BadRequestException(`${name} must be sent once`));
       fields[name] = value;
@@ -109,7 +149,8 @@ export function receiveUpload(
         file.resume();
         return;
       }
-      stored = storeFile(file, info, store).catch((error: Error) => {
+      seen = { hash: createHash('sha256'), fileName: displayName(info.filename) };
+      stored = storeFile(file, info, store, seen).catch((error: Error) => {
         fail(error);
         return undefined;
       });
@@ -137,8 +178,17 @@ export function receiveUpload(
       if (settled) return;
       settled = true;
       const file = await stored;
-      if (failure) reject(failure);
-      else resolve({ file, fields });
+      if (failure) {
+        // What was sent, for an Idempotency-Key's stored refusal: the file as far as it came, and the fields.
+        const digest = uploadDigest(
+          seen ? sha256Of(seen) : null,
+          seen?.fileName ?? null,
+          fields.noteId,
+          fields.description,
+        );
+        setRefusedUploadDigest(failure, digest);
+        reject(failure);
+      } else resolve({ file, fields });
     }
     request.pipe(parser);
   });
@@ -155,11 +205,12 @@ function storeFile(
   file: Readable & { truncated?: boolean },
   info: busboy.FileInfo,
   store: (body: Readable) => Promise<void>,
+  seen: SeenFile,
 ): Promise<ReceivedFile> {
   return new Promise((resolve, reject) => {
     // Counted in flight until the part has been read to its end, failed or been destroyed, for the collections' pace.
     finished(file, uploadGarbage.started());
-    const hash = createHash('sha256');
+    const { hash } = seen;
     const head: Buffer[] = [];
     let size = 0;
     let body: Readable | undefined;
@@ -205,7 +256,7 @@ function storeFile(
         () => {
           storing = false;
           if (failure) reject(failure);
-          else resolve({ fileName: displayName(info.filename), contentType, size, sha256: hash.digest('hex') });
+          else resolve({ fileName: seen.fileName, contentType, size, sha256: sha256Of(seen) });
         },
         (error: Error) => {
           storing = false;
@@ -217,9 +268,10 @@ function storeFile(
 
     file.on('data', (chunk: Buffer) => {
       uploadGarbage.received(chunk.length);
+      // Hashed even once refused: a refusal stored under an Idempotency-Key is known by the whole file it refused.
+      hash.update(chunk);
       if (failure) return;
       size += chunk.length;
-      hash.update(chunk);
       if (!body) {
         head.push(chunk);
         if (size >= SNIFF_BYTES) start();

@@ -1,8 +1,16 @@
-import { createHash } from 'node:crypto';
 import { CanActivate, createParamDecorator, ExecutionContext, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { callerOf, isUuid, setBodyDigest, type AuthenticatedRequest } from '@app/common';
+import {
+  bodyFingerprint,
+  callerOf,
+  deferRefusal,
+  isUuid,
+  setBodyDigest,
+  undeclaredQueryRefusal,
+  type AuthenticatedRequest,
+} from '@app/common';
 import { AttachmentUploads, type StoredUpload } from './attachment-uploads.js';
+import { refusedUploadDigestOf, uploadDigest } from './multipart-upload.js';
 
 const received = new WeakMap<Request, StoredUpload>();
 
@@ -10,7 +18,9 @@ const received = new WeakMap<Request, StoredUpload>();
  * Streams an upload into the object storage before the write's interceptors open its transaction (guards run
  * before interceptors, after the global ones that authenticate the key and refuse a read-only one), so a slow
  * upload holds no database connection. A guard that never refuses by returning false: its refusals are thrown
- * (404, 413, 415, 400). A malformed work order id is left to the route's validation (400), nothing read.
+ * (404, 413, 415, 400), or with an Idempotency-Key left to the key's transaction with the digest of what was sent,
+ * so that they are stored as any answer (`deferRefusal`). A malformed work order id is left to the route's
+ * validation (400), nothing read.
  */
 @Injectable()
 export class ReceiveUploadGuard implements CanActivate {
@@ -22,12 +32,37 @@ export class ReceiveUploadGuard implements CanActivate {
     if (typeof workOrderId !== 'string' || !isUuid(workOrderId)) return true;
     const response = context.switchToHttp().getResponse<Response>();
     const teamId = callerOf(request).teamId;
-    const upload = await this.uploads.receive(teamId, workOrderId.toLowerCase(), request, response);
+    // A query parameter the route does not take, sent with an Idempotency-Key (without one, DeclaredQueryGuard has
+    // refused it already): refused before anything is stored, inside the key's transaction, under what was sent.
+    const queryRefusal = undeclaredQueryRefusal(context);
+    if (queryRefusal) {
+      const digest = await this.uploads.digestWithoutStoring(request);
+      if (digest === undefined) throw queryRefusal;
+      setBodyDigest(request, digest);
+      return true;
+    }
+    let upload: StoredUpload;
+    try {
+      upload = await this.uploads.receive(teamId, workOrderId.toLowerCase(), request, response);
+    } catch (refusal) {
+      // With an Idempotency-Key, the refusal is answered inside the key's transaction, stored under what the
+      // upload sent (deferRefusal). A work order found missing before the body was read: the body is read for it.
+      // (Read here, before that transaction holds a connection.) Another Content-Type: its own bytes or JSON value.
+      if (request.headers['idempotency-key'] === undefined) throw refusal;
+      let digest = refusedUploadDigestOf(refusal);
+      if (digest === undefined && !request.is('multipart/form-data')) {
+        digest = await bodyFingerprint(request).catch(() => undefined);
+      } else if (digest === undefined && !request.readableDidRead) {
+        digest = await this.uploads.digestWithoutStoring(request);
+      }
+      if (digest === undefined || !deferRefusal(request, refusal)) throw refusal;
+      setBodyDigest(request, digest);
+      return true;
+    }
     received.set(request, upload);
     // "The same body" for an Idempotency-Key retry: the same file (by its bytes and name) and the same fields.
     const { file, noteId, description } = upload;
-    const same = JSON.stringify([file.sha256, file.fileName, noteId, description]);
-    setBodyDigest(request, createHash('sha256').update(same).digest('hex'));
+    setBodyDigest(request, uploadDigest(file.sha256, file.fileName, noteId, description));
     return true;
   }
 }
