@@ -187,6 +187,8 @@ describe('admin CLI', () => {
     ['--team that is not a UUID', ['keys', 'create', '--team', 'acme']],
     ['keys list without --team', ['keys', 'list']],
     ['keys revoke with an id that is not a UUID', ['keys', 'revoke', '42']],
+    ['words past the command', ['teams', 'create', '--name', 'A', 'extra', 'words']],
+    ['a second id to revoke', ['keys', 'revoke', randomUUID(), randomUUID()]],
   ])('refuses %s', async (_, args) => {
     const before = await db.query(
       'SELECT (SELECT count(*) FROM teams) AS teams, (SELECT count(*) FROM api_keys) AS keys',

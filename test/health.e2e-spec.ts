@@ -24,6 +24,9 @@ describe('health probes', () => {
     expect(response.body).toEqual(body);
     expect(Object.keys(response.headers).filter((name) => name.startsWith('x-ratelimit'))).toEqual([]);
     expect(response.headers['retry-after']).toBeUndefined();
+    // Never cached by a proxy (a stale "ready" would mislead a balancer), never sniffed.
+    expect(response.headers['cache-control']).toBe('no-store');
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
   });
 
   it.each(['/health', '/health/ready'])('GET %s ignores a bad Authorization header', async (path) => {
@@ -51,6 +54,15 @@ describe('health probes', () => {
       status: 200,
       remaining: '1',
     });
+  });
+
+  it('sends /docs/ (a trailing slash, whose relative scripts would not load) to /docs, keeping the query', async () => {
+    const response = await sut.http().get('/docs/?tryItOutEnabled=true');
+    expect({ status: response.status, location: response.headers.location }).toEqual({
+      status: 301,
+      location: '/docs?tryItOutEnabled=true',
+    });
+    expect((await sut.http().get('/docs')).status).toBe(200);
   });
 
   it('lives outside /v1', async () => {

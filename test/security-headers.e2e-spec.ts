@@ -36,7 +36,7 @@ describe('security headers on the HTML pages', () => {
   );
 
   it('/docs: Swagger UI runs its own script files, with inline styles only', async () => {
-    const response = await get('/docs/').expect(200);
+    const response = await get('/docs').expect(200);
     const policy = String(response.headers['content-security-policy']);
     expect(policy).toContain("script-src 'self';");
     expect(policy).toContain("style-src 'self' 'unsafe-inline'");

@@ -107,6 +107,9 @@ export async function runCommand(
     if (!known.has(option)) throw new UsageError(`unknown option --${option}`);
   }
   const command = `${group ?? ''} ${action ?? ''}`;
+  // Words past the command's own are refused, not ignored (`keys revoke <apiKeyId>` takes one, the others none).
+  const words = command === 'keys revoke' ? 3 : 2;
+  if (args.words.length > words) throw new UsageError(`unexpected argument ${args.words[words]}`);
   if (args.options.has('test') && command !== 'keys create' && command !== 'keys list')
     throw new UsageError('--test is only for keys create and keys list');
   switch (command) {

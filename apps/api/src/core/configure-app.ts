@@ -16,6 +16,7 @@ import {
   requireObjectBody,
   RequestGate,
   securityHeaders,
+  setProtectiveHeaders,
   type AuthenticatedRequest,
   type Logger,
 } from '@app/common';
@@ -91,6 +92,20 @@ export function configureApp(app: NestExpressApplication, config: AppConfig, log
   app.use(requestLogger(logger));
   // Before the body is read: a request with a valid key is counted and carries X-RateLimit-* whatever answers it.
   app.use(app.get(RequestGate).handle);
+  // The probes' answers are never cached nor sniffed either, like every /v1 answer.
+  app.use(
+    `/${HEALTH_PATHS[0]}`,
+    (_request: express.Request, response: express.Response, next: express.NextFunction) => {
+      setProtectiveHeaders(response);
+      next();
+    },
+  );
+  // Swagger UI at `/docs/` (a trailing slash) would load its scripts from `/docs/docs/…` and show nothing.
+  app.use((request: express.Request, response: express.Response, next: express.NextFunction) => {
+    if (request.path !== `/${DOCS_PATH}/` || (request.method !== 'GET' && request.method !== 'HEAD')) return next();
+    const query = request.originalUrl.indexOf('?');
+    response.redirect(301, `/${DOCS_PATH}${query === -1 ? '' : request.originalUrl.slice(query)}`);
+  });
   // The HTML pages (Swagger UI, the dashboard) get a strict Content-Security-Policy and the other browser headers.
   app.use(`/${DOCS_PATH}`, securityHeaders('docs'));
   app.use(`/${DASHBOARD_PATH}`, securityHeaders('dashboard'));

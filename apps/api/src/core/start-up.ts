@@ -116,8 +116,8 @@ export async function createDemoTeamIfEmpty(
   const keys = app.get(ApiKeysService);
   if ((await keys.countTeams()) > 0) {
     out.info(
-      `Dashboard: ${dashboard} (the demo account ${DEMO_EMAIL} and its password were printed at the first start; ` +
-        'sign up for a new account there, or: npm run --silent cli -- teams list, then ' +
+      `Dashboard: ${dashboard} (sign up for a new account there; the demo account ${DEMO_EMAIL}, when this ` +
+        "database's first start made it, had its password printed then; or: npm run --silent cli -- teams list, then " +
         'npm run --silent cli -- users create --team TEAM_ID --email you@example.com, with the password on standard input)',
     );
     return;
