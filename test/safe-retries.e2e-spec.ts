@@ -413,5 +413,12 @@ describe('the OpenAPI document', () => {
       expect(Object.keys(remove.responses)).toEqual(expect.arrayContaining(['204', '404', '409', '412', '422']));
       expect((list.parameters ?? []).map((p) => p.name)).toEqual(expect.arrayContaining(['sort', 'updatedSince']));
     }
+    // A keyed write's refusals, stored and sent again, carry Idempotent-Replayed too; those made before the key
+    // is read (401, 403, 429) never do.
+    const marked = (operation: { responses: Record<string, unknown> }, status: string): boolean =>
+      Boolean((operation.responses[status] as { headers?: Record<string, unknown> }).headers?.['Idempotent-Replayed']);
+    const put = doc.paths['/v1/units/{unitId}'].put;
+    expect(['200', '400', '404', '409', '412', '422'].filter((status) => !marked(put, status))).toEqual([]);
+    expect(['401', '403', '429'].filter((status) => marked(put, status))).toEqual([]);
   });
 });

@@ -2688,6 +2688,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -2762,6 +2764,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -2788,6 +2792,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -2814,6 +2820,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -2840,6 +2848,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -2894,6 +2904,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -2922,6 +2934,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -3211,6 +3225,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -3285,6 +3301,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -3311,6 +3329,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -3337,6 +3357,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -3363,6 +3385,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -3389,6 +3413,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -3415,6 +3441,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -3469,6 +3497,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -3497,6 +3527,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -3562,6 +3594,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -3636,6 +3670,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -3662,6 +3698,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -3688,6 +3726,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -3714,6 +3754,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -3768,6 +3810,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -3796,6 +3840,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -4048,6 +4094,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -4122,6 +4170,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -4148,6 +4198,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -4174,6 +4226,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -4200,6 +4254,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -4254,6 +4310,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -4282,6 +4340,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -4571,6 +4631,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -4645,6 +4707,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -4671,6 +4735,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -4697,6 +4763,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -4723,6 +4791,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -4749,6 +4819,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -4775,6 +4847,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -4829,6 +4903,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -4857,6 +4933,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -4922,6 +5000,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -4996,6 +5076,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -5022,6 +5104,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -5048,6 +5132,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -5074,6 +5160,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -5128,6 +5216,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -5156,6 +5246,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -5408,6 +5500,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -5482,6 +5576,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -5508,6 +5604,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -5534,6 +5632,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -5560,6 +5660,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -5614,6 +5716,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -5642,6 +5746,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -5931,6 +6037,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -6005,6 +6113,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -6031,6 +6141,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -6057,6 +6169,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -6083,6 +6197,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -6109,6 +6225,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -6135,6 +6253,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -6189,6 +6309,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -6217,6 +6339,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -6282,6 +6406,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -6356,6 +6482,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -6382,6 +6510,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -6408,6 +6538,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -6434,6 +6566,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -6488,6 +6622,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -6516,6 +6652,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -6778,6 +6916,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -6852,6 +6992,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -6878,6 +7020,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -6904,6 +7048,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -6930,6 +7076,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -6984,6 +7132,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -7012,6 +7162,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -7301,6 +7453,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -7375,6 +7529,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -7401,6 +7557,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -7427,6 +7585,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -7453,6 +7613,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -7479,6 +7641,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -7505,6 +7669,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -7559,6 +7725,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -7587,6 +7755,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -7652,6 +7822,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -7726,6 +7898,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -7752,6 +7926,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -7778,6 +7954,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -7804,6 +7982,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -7858,6 +8038,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -7886,6 +8068,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -8159,6 +8343,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -8237,6 +8423,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -8263,6 +8451,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -8289,6 +8479,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -8315,6 +8507,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -8341,6 +8535,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -8403,6 +8599,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -8435,6 +8633,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -8728,6 +8928,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -8802,6 +9004,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -8828,6 +9032,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -8854,6 +9060,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -8880,6 +9088,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -8906,6 +9116,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -8932,6 +9144,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -8986,6 +9200,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -9014,6 +9230,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -9081,6 +9299,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -9155,6 +9375,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -9181,6 +9403,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -9207,6 +9431,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -9233,6 +9459,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -9287,6 +9515,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -9315,6 +9545,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -9605,6 +9837,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -9683,6 +9917,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -9709,6 +9945,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -9735,6 +9973,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -9761,6 +10001,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -9787,6 +10029,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -9849,6 +10093,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -9881,6 +10127,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -10166,6 +10414,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -10240,6 +10490,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -10266,6 +10518,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -10292,6 +10546,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -10318,6 +10574,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -10372,6 +10630,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -10400,6 +10660,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -10949,6 +11211,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -11023,6 +11287,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -11049,6 +11315,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -11075,6 +11343,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -11101,6 +11371,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -11155,6 +11427,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -11183,6 +11457,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -11472,6 +11748,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -11546,6 +11824,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -11572,6 +11852,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -11598,6 +11880,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -11624,6 +11908,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -11650,6 +11936,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -11676,6 +11964,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -11730,6 +12020,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -11758,6 +12050,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -11823,6 +12117,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -11897,6 +12193,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -11923,6 +12221,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -11949,6 +12249,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -11975,6 +12277,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -12029,6 +12333,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -12057,6 +12363,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -13489,6 +13797,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -13563,6 +13873,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -13589,6 +13901,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -13615,6 +13929,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -13669,6 +13985,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -13697,6 +14015,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -13956,6 +14276,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -14030,6 +14352,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -14056,6 +14380,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -14082,6 +14408,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -14108,6 +14436,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -14162,6 +14492,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -14190,6 +14522,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -14253,6 +14587,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -14327,6 +14663,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -14353,6 +14691,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -14407,6 +14747,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -14435,6 +14777,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -14502,6 +14846,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -14576,6 +14922,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -14602,6 +14950,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -14656,6 +15006,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -14684,6 +15036,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -14751,6 +15105,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -14825,6 +15181,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -14851,6 +15209,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -14877,6 +15237,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -14931,6 +15293,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -14959,6 +15323,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -15233,6 +15599,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -15307,6 +15675,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -15333,6 +15703,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -15387,6 +15759,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -15415,6 +15789,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -15664,6 +16040,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -15738,6 +16116,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -15764,6 +16144,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -15790,6 +16172,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -15816,6 +16200,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -15870,6 +16256,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -15898,6 +16286,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -16519,6 +16909,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -16593,6 +16985,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -16619,6 +17013,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -16645,6 +17041,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -16699,6 +17097,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -16727,6 +17127,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -16792,6 +17194,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -16866,6 +17270,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -16892,6 +17298,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -16918,6 +17326,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -16972,6 +17382,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; present when the API key was accepted and counted */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -17000,6 +17412,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Whole seconds to wait before retrying (2; 1 from an instance still starting) */
                     "Retry-After": number;
+                    /** @description Sent with Idempotency-Key: `true` when this is the stored answer of an earlier request with the key, `false` otherwise */
+                    "Idempotent-Replayed"?: "true" | "false";
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */

@@ -99,6 +99,36 @@ function withoutUnusedSchemas(document: OpenAPIObject): void {
   for (const name of Object.keys(schemas)) if (!reached.has(name)) delete schemas[name];
 }
 
+type ResponseObject = { headers?: Record<string, unknown> };
+
+/** Statuses answered before a keyed write's Idempotency-Key is read (the key's checks and limits): never marked. */
+const BEFORE_THE_KEY = new Set(['401', '403', '429']);
+
+/**
+ * A keyed write's answers after its key was read carry `Idempotent-Replayed`, refusals too (a stored 400 is sent
+ * again with `true`): the header its success answer documents goes on each of its error answers as well.
+ */
+function withReplayedOnKeyedAnswers(document: OpenAPIObject): void {
+  for (const operations of Object.values(document.paths)) {
+    for (const operation of Object.values(
+      operations as Record<string, { parameters?: unknown[]; responses?: Record<string, ResponseObject> }>,
+    )) {
+      const keyed = (operation.parameters ?? []).some(
+        (parameter) => (parameter as { name?: string; in?: string }).name === 'Idempotency-Key',
+      );
+      const responses = Object.entries(operation.responses ?? {});
+      const replayed = responses.find(([, response]) => response.headers?.['Idempotent-Replayed'])?.[1].headers?.[
+        'Idempotent-Replayed'
+      ];
+      if (!keyed || !replayed) continue;
+      for (const [status, response] of responses) {
+        if (BEFORE_THE_KEY.has(status) || response.headers?.['Idempotent-Replayed']) continue;
+        response.headers = { ...response.headers, 'Idempotent-Replayed': replayed };
+      }
+    }
+  }
+}
+
 /** The rewrites above, in order; `configureApp` applies them before the document is served. */
 export function finishDocument(document: OpenAPIObject): OpenAPIObject {
   const schemas = document.components?.schemas ?? {};
@@ -107,6 +137,7 @@ export function finishDocument(document: OpenAPIObject): OpenAPIObject {
   withoutUpdateDefaults(schemas);
   inlineNullableReferences(schemas);
   moveRequestBodies(document);
+  withReplayedOnKeyedAnswers(document);
   withoutUnusedSchemas(document);
   return document;
 }
