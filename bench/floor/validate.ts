@@ -65,6 +65,11 @@ function validate(
     if (raw !== undefined || field.name in value) output[field.name] = raw;
     if (field.presence === 'optional' && (raw === undefined || raw === null)) continue;
     if (field.presence === 'omittable' && raw === undefined) continue;
+    // As the service says it: a required field left out is "required", not the first rule a value must meet.
+    if (raw === undefined) {
+      errors.push(`${field.name} is required`);
+      continue;
+    }
     const failed = field.rules.find(([test]) => !test(raw));
     if (failed) errors.push(failed[1]);
   }
@@ -73,14 +78,17 @@ function validate(
 }
 
 const emptyToNull = (value: unknown): unknown => (value === '' ? null : value);
-const toInteger = (value: unknown): unknown => (isString(value) && /^\d{1,9}$/.test(value) ? Number(value) : value);
-const commaList = (value: unknown): unknown =>
-  isString(value)
-    ? value
-        .split(',')
-        .map((part) => part.trim())
-        .filter((part) => part !== '')
-    : value;
+const toInteger = (value: unknown): unknown => (isString(value) && /^-?\d{1,9}$/.test(value) ? Number(value) : value);
+/** As the service's CommaList: each value (a repeated parameter too) split; none left is no filter. */
+const commaList = (value: unknown): unknown => {
+  const values: unknown[] = Array.isArray(value) ? value : [value];
+  if (!values.every(isString)) return value;
+  const parts = values
+    .flatMap((item) => item.split(','))
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+  return parts.length > 0 ? parts : undefined;
+};
 const integerToText = (value: unknown): unknown =>
   typeof value === 'number' && Number.isInteger(value) ? String(value) : value;
 
