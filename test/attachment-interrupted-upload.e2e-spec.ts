@@ -33,11 +33,12 @@ const PART_HEAD =
 const PART_TAIL = `\r\n--${BOUNDARY}--\r\n`;
 
 /** Sends the request's head and the first megabyte of the file, and keeps the connection open. */
-function startUpload(port: number, apiKey: string, workOrderId: string) {
+function startUpload(port: number, apiKey: string, workOrderId: string, idempotencyKey?: string) {
   const connection = rawConnection(port);
   const length = Buffer.byteLength(PART_HEAD) + FILE.length + Buffer.byteLength(PART_TAIL);
   connection.socket.write(
     `POST /v1/work-orders/${workOrderId}/attachments HTTP/1.1\r\nHost: 127.0.0.1\r\n` +
+      (idempotencyKey ? `Idempotency-Key: ${idempotencyKey}\r\n` : '') +
       `Authorization: Bearer ${apiKey}\r\nContent-Type: multipart/form-data; boundary=${BOUNDARY}\r\n` +
       `Content-Length: ${length}\r\n\r\n${PART_HEAD}`,
   );
@@ -94,6 +95,27 @@ describe('an upload cut off half-way', () => {
       expect(list.body).toMatchObject({ data: [] });
     });
 
+    it('stores no answer under its Idempotency-Key: the retry of the whole file runs as a first request', async () => {
+      const dir = join(storageDir, 'client');
+      const team = await sut.createTeam();
+      const workOrder = await createWorkOrder(sut, team, (await createUnit(sut, team)).id);
+      const { port } = sut.app.getHttpServer().address() as AddressInfo;
+      const upload = startUpload(port, team.apiKey, workOrder.id, 'cut-off-upload');
+      await until(partialWritten(dir, team.teamId), 'the object being written');
+      upload.socket.destroy();
+      await until(async () => (await filesOf(dir, team.teamId)).length === 0, 'the half-written object removed');
+      const retry = await sut
+        .http()
+        .post(`/v1/work-orders/${workOrder.id}/attachments`)
+        .set('Authorization', `Bearer ${team.apiKey}`)
+        .set('Idempotency-Key', 'cut-off-upload')
+        .attach('file', FILE, { filename: 'leak.png', contentType: 'image/png' });
+      expect({ status: retry.status, replayed: retry.headers['idempotent-replayed'] }).toEqual({
+        status: 201,
+        replayed: 'false',
+      });
+    });
+
     it('leaves nothing either when the client goes away before its body is read (while the work order is checked)', async () => {
       const dir = join(storageDir, 'client');
       const team = await sut.createTeam();
@@ -118,7 +140,7 @@ describe('an upload cut off half-way', () => {
         'every upload taken off the cleanup’s list',
       );
       expect(await filesOf(dir, team.teamId)).toEqual([]);
-      expect(await sut.sql('SELECT id FROM work_order_attachments')).toEqual([]);
+      expect(await sut.sql('SELECT id FROM work_order_attachments WHERE team_id = $1', [team.teamId])).toEqual([]);
       expect(uploadGarbage.inFlight).toBe(0);
     });
   });

@@ -7,7 +7,7 @@ import {
   Injectable,
 } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { ApiInputPipe, AppConfig, bodyFingerprint, deferRefusal, setBodyDigest } from '@app/common';
+import { ApiInputPipe, AppConfig, deferRefusal, mayDeferRefusal, rawBodyDigest, setBodyDigest } from '@app/common';
 import { CreateImportQuery } from './dto/create-import.query.js';
 import { importTooLarge, MAX_IMPORT_BYTES } from './import-receiver.js';
 import { ReceivedRows, spoolBody } from './spooled-body.js';
@@ -39,13 +39,15 @@ export class ReceiveImportGuard implements CanActivate {
       await this.refuseAtOnce(request);
     } catch (error) {
       // With an Idempotency-Key, the refusal is answered inside the key's transaction, stored under the body's
-      // bytes: read and hashed here, before that transaction holds a connection (deferRefusal, bodyFingerprint).
-      if (request.headers['idempotency-key'] !== undefined) {
-        const digest = await bodyFingerprint(request).catch(() => undefined);
+      // Content-Type and bytes: read and hashed here, before that transaction holds a connection (rawBodyDigest).
+      if (mayDeferRefusal(request, error)) {
+        const digest = await rawBodyDigest(request);
         if (digest !== undefined && deferRefusal(request, error)) {
           setBodyDigest(request, digest);
           return true;
         }
+        // Read through already (or its client gone): nothing left to drop.
+        throw error;
       }
       // Refused before a byte of the body was read: the rest is read and dropped, so the refusal can be answered.
       request.resume();

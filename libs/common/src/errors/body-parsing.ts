@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { TextDecoder } from 'node:util';
 import { BadRequestException } from '@nestjs/common';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { bearerToken } from '../auth/api-key.guard.js';
 import type { AuthenticatedRequest } from '../auth/caller.js';
 import { findJsonShapeViolation } from '../validation/json-shape.js';
 
@@ -71,15 +72,16 @@ function hasBody(request: Request): boolean {
 }
 
 /**
- * Whether the guards will refuse this request whatever its body: no accepted key (401, or an unknown route's 404),
- * a read-only key writing (403), a limit reached (429). Those come first: a body is refused before the key only
- * when it is malformed or too large to read (CONTRACT "Team isolation"), never for its Content-Type or charset.
- * (The request gate, earlier in the chain, has identified the caller by now.)
+ * Whether the guards will refuse this request whatever its body: no key they could accept (401, or an unknown
+ * route's 404), a read-only key writing (403), a limit reached (429). Those come first: a body is refused before
+ * the key only when it is malformed or too large to read (CONTRACT "Team isolation"), never for its Content-Type
+ * or charset. Only when certain: a well-formed key the request gate did not look up (a failed lookup) is left to
+ * the guard, and the 415 stays. (The gate, earlier in the chain, has identified the caller by now.)
  */
 function guardsRefuseFirst(request: AuthenticatedRequest): boolean {
-  const { caller } = request;
-  if (!caller || request.rateLimited || request.authThrottled) return true;
-  return caller.access === 'read_only' && BODY_METHODS.has(request.method);
+  if (request.rateLimited || request.authThrottled || request.keyRefused) return true;
+  if (request.caller) return request.caller.access === 'read_only' && BODY_METHODS.has(request.method);
+  return bearerToken(request.headers.authorization) === undefined;
 }
 
 /** Before parsing: a body must be declared as JSON (415), once the key has been accepted. */

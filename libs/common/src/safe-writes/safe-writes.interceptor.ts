@@ -28,14 +28,14 @@ import {
   parentIdOf,
 } from './conditional-resource.js';
 import { bodyFingerprint } from './body-digest.js';
-import { deferredRefusalOf } from './deferred-refusals.js';
+import { deferredRefusalOf, IDEMPOTENCY_KEY_PATTERN } from './deferred-refusals.js';
 import { entityTagOfAnswer, ifMatchHolds } from './entity-tag.js';
 import { IDEMPOTENCY_RETENTION_MS, IdempotencyStore } from './idempotency.store.js';
 import { ReplayedAnswer } from './replayed-answer.js';
 
 /** The methods that take `Idempotency-Key`; `If-Match` is read on PUT and DELETE. */
 const KEYED_METHODS = new Set(['POST', 'PUT', 'DELETE']);
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+const IDEMPOTENCY_KEY = IDEMPOTENCY_KEY_PATTERN;
 
 /**
  * Marks the response for an `ETag` computed from the bytes sent (see JsonExpressAdapter); its value is the list of

@@ -10,7 +10,6 @@ import {
   receiveUpload,
   refusedUploadDigestOf,
   setRefusedUploadDigest,
-  uploadDigest,
   type ReceivedFile,
   type ReceivedUpload,
 } from './multipart-upload.js';
@@ -96,16 +95,18 @@ export class AttachmentUploads {
    * of the same upload has. Undefined when the body could not be read to its end.
    */
   async digestWithoutStoring(request: Request): Promise<string | undefined> {
+    let digest: string | undefined;
     try {
       const upload = await receiveUpload(request, async (body) => {
         body.resume();
         await finished(body);
       });
-      const { file, fields } = upload;
-      return uploadDigest(file?.sha256 ?? null, file?.fileName ?? null, fields.noteId, fields.description);
+      digest = upload.partsDigest;
     } catch (refusal) {
-      return refusedUploadDigestOf(refusal);
+      digest = refusedUploadDigestOf(refusal);
     }
+    // Only a body read to its end is known: a client gone half-way sent no request to answer.
+    return request.readableEnded && !request.readableAborted ? digest : undefined;
   }
 
   /** Removes the upload's object unless its row committed (its key is then off the list); safe to repeat. */
@@ -124,11 +125,8 @@ function checkedFieldsOf(upload: ReceivedUpload): Omit<StoredUpload, 'id' | 'sto
   try {
     return checkedFields(upload);
   } catch (refusal) {
-    const { file, fields } = upload;
-    setRefusedUploadDigest(
-      refusal,
-      uploadDigest(file?.sha256 ?? null, file?.fileName ?? null, fields.noteId, fields.description),
-    );
+    // Known by every part it sent (an unknown field too), not by the stored upload's digest.
+    setRefusedUploadDigest(refusal, upload.partsDigest);
     throw refusal;
   }
 }

@@ -32,6 +32,11 @@ export interface ReceivedUpload {
   file?: ReceivedFile;
   /** The text fields, by name (the last of a repeated one). */
   fields: Record<string, string>;
+  /**
+   * Every part as it came, in order, a file by its bytes: what a refusal of this upload is stored under for an
+   * Idempotency-Key (a refused upload's retry sends the same parts; a corrected one is another request, 422).
+   */
+  partsDigest: string;
 }
 
 /** Path parts stripped (either slash), control characters dropped, cut to 255 characters. */
@@ -123,12 +128,28 @@ export function receiveUpload(
     // Never rejects: a failure is kept in `failure`. (It is awaited only once the request has ended, and a promise
     // rejected with no handler by then would be an unhandled rejection, which stops the process.)
     let stored: Promise<ReceivedFile | undefined> | undefined;
-    let seen: SeenFile | undefined;
+    // Every part as it came, in order (a file by its bytes), for the digest of a refused upload (`partsDigest`).
+    const parts: Array<
+      [kind: 'field', name: string, value: string] | [kind: 'file', name: string, info: busboy.FileInfo, seen: SeenFile]
+    > = [];
+    const partsDigest = (): string =>
+      createHash('sha256')
+        .update(
+          JSON.stringify(
+            parts.map((part) =>
+              part[0] === 'field'
+                ? part
+                : ['file', part[1], part[2].filename ?? null, part[2].mimeType, sha256Of(part[3])],
+            ),
+          ),
+        )
+        .digest('hex');
     const fail = (error: HttpException | Error): void => {
       failure ??= error;
     };
 
     parser.on('field', (name, value, info) => {
+      parts.push(['field', name, value]);
       // A part named file without a file name is read as text: the client sent the file's contents as a field.
       // (Said first: a real file sent so is over the fields' size, and "file is too long" would mislead.)
       if (name === 'file') {
@@ -140,16 +161,17 @@ export function receiveUpload(
       fields[name] = value;
     });
     parser.on('file', (name, file, info) => {
+      const seen: SeenFile = { hash: createHash('sha256'), fileName: displayName(info.filename) };
+      parts.push(['file', name, info, seen]);
       if (name !== 'file' || stored || failure) {
         if (name !== 'file')
           fail(new BadRequestException(`Unknown part ${name}: the file goes in the part named file`));
         // Dropped, but heard: busboy fails the part it is in when the body is cut off, and a stream's error with no
-        // listener is an uncaught exception, which stops the process.
+        // listener is an uncaught exception, which stops the process. Its bytes are hashed, for `partsDigest`.
         file.on('error', () => undefined);
-        file.resume();
+        file.on('data', (chunk: Buffer) => seen.hash.update(chunk));
         return;
       }
-      seen = { hash: createHash('sha256'), fileName: displayName(info.filename) };
       stored = storeFile(file, info, store, seen).catch((error: Error) => {
         fail(error);
         return undefined;
@@ -179,16 +201,10 @@ export function receiveUpload(
       settled = true;
       const file = await stored;
       if (failure) {
-        // What was sent, for an Idempotency-Key's stored refusal: the file as far as it came, and the fields.
-        const digest = uploadDigest(
-          seen ? sha256Of(seen) : null,
-          seen?.fileName ?? null,
-          fields.noteId,
-          fields.description,
-        );
-        setRefusedUploadDigest(failure, digest);
+        // What was sent, for an Idempotency-Key's stored refusal (only kept when the body was read to its end).
+        setRefusedUploadDigest(failure, partsDigest());
         reject(failure);
-      } else resolve({ file, fields });
+      } else resolve({ file, fields, partsDigest: partsDigest() });
     }
     request.pipe(parser);
   });

@@ -1,10 +1,11 @@
 import { CanActivate, createParamDecorator, ExecutionContext, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import {
-  bodyFingerprint,
   callerOf,
   deferRefusal,
   isUuid,
+  mayDeferRefusal,
+  rawBodyDigest,
   setBodyDigest,
   undeclaredQueryRefusal,
   type AuthenticatedRequest,
@@ -36,8 +37,9 @@ export class ReceiveUploadGuard implements CanActivate {
     // refused it already): refused before anything is stored, inside the key's transaction, under what was sent.
     const queryRefusal = undeclaredQueryRefusal(context);
     if (queryRefusal) {
+      if (!mayDeferRefusal(request, queryRefusal)) throw queryRefusal;
       const digest = await this.uploads.digestWithoutStoring(request);
-      if (digest === undefined) throw queryRefusal;
+      if (digest === undefined || !deferRefusal(request, queryRefusal)) throw queryRefusal;
       setBodyDigest(request, digest);
       return true;
     }
@@ -48,12 +50,12 @@ export class ReceiveUploadGuard implements CanActivate {
       // With an Idempotency-Key, the refusal is answered inside the key's transaction, stored under what the
       // upload sent (deferRefusal). A work order found missing before the body was read: the body is read for it.
       // (Read here, before that transaction holds a connection.) Another Content-Type: its own bytes or JSON value.
-      if (request.headers['idempotency-key'] === undefined) throw refusal;
+      if (!mayDeferRefusal(request, refusal)) throw refusal;
       let digest = refusedUploadDigestOf(refusal);
-      if (digest === undefined && !request.is('multipart/form-data')) {
-        digest = await bodyFingerprint(request).catch(() => undefined);
-      } else if (digest === undefined && !request.readableDidRead) {
-        digest = await this.uploads.digestWithoutStoring(request);
+      if (digest === undefined && !request.readableDidRead) {
+        digest = request.is('multipart/form-data')
+          ? await this.uploads.digestWithoutStoring(request)
+          : await rawBodyDigest(request);
       }
       if (digest === undefined || !deferRefusal(request, refusal)) throw refusal;
       setBodyDigest(request, digest);
