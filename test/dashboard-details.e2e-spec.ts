@@ -98,6 +98,19 @@ describe('dashboard details over HTTP', () => {
       html = (await browser.get('/dashboard/usage').expect(200)).text;
     });
 
+    it('offers no second roll of a rolled key: its row has Revoke only, and the roll page and post are refused', async () => {
+      const [{ id }] = await sut.sql<{ id: string }>(`SELECT id FROM api_keys WHERE prefix = $1`, [
+        synced.slice(0, 12),
+      ]);
+      const keysHtml = (await browser.get('/dashboard/keys').expect(200)).text;
+      expect(keysHtml).not.toContain(`/dashboard/keys/${id}/roll`);
+      expect(keysHtml).toContain(`/dashboard/keys/${id}/revoke`);
+      const before = await sut.sql('SELECT id FROM api_keys ORDER BY id');
+      expect((await browser.get(`/dashboard/keys/${id}/roll`).expect(409)).text).toContain('rolled already');
+      await browser.post(`/dashboard/keys/${id}/roll`).type('form').send({ _csrf: token, grace: '1h' }).expect(409);
+      expect(await sut.sql('SELECT id FROM api_keys ORDER BY id')).toEqual(before);
+    });
+
     it('lists only the days with requests, and says how many were idle', () => {
       const article = articleOf(html, synced.slice(0, 12));
       expect(textsOf(article, /<tbody>([\s\S]*?)<\/tbody>/g)[0].split(/(?= \d+ Nov)/)).toEqual([

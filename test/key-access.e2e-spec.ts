@@ -179,6 +179,12 @@ describe('API key access, expiry and rolling', () => {
         .send({ name: 'Refused' })
         .expect(403);
       await expect(keys().roll(other.teamId, team.apiKeyId, HOUR)).rejects.toThrow('API key not found');
+      // Rolled already: its replacement is the one to roll (a second roll would hand the grace end to a new key).
+      await expect(keys().roll(team.teamId, readOnly.apiKeyId, HOUR)).rejects.toThrow(
+        'This key was rolled already: roll the key that replaced it',
+      );
+      const again = await keys().roll(team.teamId, rolled.apiKeyId, HOUR);
+      expect(again.apiKeyId).not.toBe(rolled.apiKeyId);
       await keys().revoke(team.apiKeyId, team.teamId);
       await expect(keys().roll(team.teamId, team.apiKeyId, HOUR)).rejects.toThrow('API key not found');
       await expect(keys().revoke(team.apiKeyId, other.teamId)).rejects.toThrow('API key not found');

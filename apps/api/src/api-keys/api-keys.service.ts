@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import {
   Clock,
+  ConflictError,
   Transactions,
   RecordNotFoundError,
   type Caller,
@@ -14,6 +15,9 @@ import {
 import { ApiKeyCache } from './api-key-cache.js';
 import { ApiKeysRepository, type KeyRow, type TeamKindRow } from './api-keys.repository.js';
 import { API_KEY_PATTERN, generateApiKey, hashApiKey } from './api-key-secret.js';
+
+/** The refusal to roll a key rolled already. */
+export const ALREADY_ROLLED = 'This key was rolled already: roll the key that replaced it';
 
 /**
  * How many characters of a key the dashboard and the CLI show to tell keys apart (CONTRACT: the first 12): `ppk_`
@@ -163,7 +167,8 @@ export class ApiKeysService implements CallerLookup {
   }
 
   /**
-   * Rolls a key: a new key with the same name, access and expiry replaces it; the old one keeps working for
+   * Rolls a key: a new key with the same name, access and expiry replaces it (a key rolled already is refused,
+   * `ALREADY_ROLLED`: its replacement is the one to roll); the old one keeps working for
    * `graceMs` (0: revoked at once), then stops on every instance. A revoked or expired key cannot be rolled.
    */
   async roll(teamId: string, apiKeyId: string, graceMs: number): Promise<CreatedKey> {
@@ -171,6 +176,9 @@ export class ApiKeysService implements CallerLookup {
     const { created, oldHash } = await this.transactions.run(async (manager) => {
       const old = await this.keys.lockUnrevoked(teamId, apiKeyId, manager);
       if (!old || (old.expires_at && old.expires_at.getTime() <= now)) throw new RecordNotFoundError('API key');
+      // Rolled already, its expiry is the end of its grace: a second roll would hand that to the new key (which
+      // would stop within the grace), and two keys would replace one. The key that replaced it is the one to roll.
+      if (old.replaced_by) throw new ConflictError(ALREADY_ROLLED);
       const created = await this.insertKey(manager, teamId, old.name, {
         access: old.access,
         expiresAt: old.expires_at,

@@ -61,7 +61,7 @@ export class KeysController {
 
   @Get(':id/roll')
   async rollForm(@Session() session: Session, @Param('id') id: string): Promise<string> {
-    return rollPage(viewerOf(session), await this.usableKey(session, id));
+    return rollPage(viewerOf(session), await this.rollableKey(session, id));
   }
 
   @Post(':id/roll')
@@ -70,7 +70,7 @@ export class KeysController {
     @Param('id') id: string,
     @Form(RollKeyForm) submitted: Submitted<RollKeyForm>,
   ): Promise<string> {
-    const key = await this.usableKey(session, id);
+    const key = await this.rollableKey(session, id);
     const grace = GRACE_PERIODS.find((period) => period.value === submitted.form.grace);
     if (!submitted.valid || !grace) {
       const problem = submitted.valid ? 'Choose how long the old key keeps working.' : submitted.problem;
@@ -103,6 +103,21 @@ export class KeysController {
       ? (await this.keys.listKeys(session.teamId)).find((candidate) => candidate.apiKeyId === id.toLowerCase())
       : undefined;
     if (!key) throw new DashboardError(404, 'Key not found', 'There is no such key in your team.', viewerOf(session));
+    return key;
+  }
+
+  /** A key that still works and was not rolled yet (its replacement is the one to roll). */
+  private async rollableKey(session: Session, id: string): Promise<KeyListing> {
+    const key = await this.usableKey(session, id);
+    if (key.replacedBy) {
+      throw new DashboardError(
+        409,
+        'Key already rolled',
+        'This key was rolled already: it keeps working until the end of its grace, and the key that replaced it is ' +
+          'the one to roll.',
+        viewerOf(session),
+      );
+    }
     return key;
   }
 

@@ -54,12 +54,16 @@ function keyRow(key: KeyListing, now: number): SafeHtml {
       ${
         usable
           ? html`<div class="row-actions">
-              <a
-                class="button secondary small"
-                href="${DASHBOARD}/keys/${key.apiKeyId}/roll"
-                aria-describedby="key-${key.apiKeyId}"
-                >Roll</a
-              >
+              ${
+                key.replacedBy
+                  ? ''
+                  : html`<a
+                      class="button secondary small"
+                      href="${DASHBOARD}/keys/${key.apiKeyId}/roll"
+                      aria-describedby="key-${key.apiKeyId}"
+                      >Roll</a
+                    >`
+              }
               <a
                 class="button danger small"
                 href="${DASHBOARD}/keys/${key.apiKeyId}/revoke"
