@@ -262,6 +262,32 @@ describeBrowser('dashboard details in Chromium', () => {
     );
   });
 
+  it('fits a phone and a tablet: no page wider than the screen, the header wrapped inside its bar', async () => {
+    const narrow = await context.newPage();
+    try {
+      for (const width of [390, 768]) {
+        await narrow.setViewportSize({ width, height: 800 });
+        for (const path of ['/dashboard/keys', '/dashboard/usage']) {
+          await narrow.goto(`${base}${path}`);
+          const fit = await narrow.evaluate(() => {
+            const header = document.querySelector('header.top')?.getBoundingClientRect();
+            const signOut = document.querySelector('header.top .who button')?.getBoundingClientRect();
+            return {
+              pageWider: document.documentElement.scrollWidth > window.innerWidth,
+              // The sign-out button sits on the dark bar, not below it on the light page.
+              signOutInBar: Boolean(
+                header && signOut && signOut.bottom <= header.bottom && signOut.right <= header.right,
+              ),
+            };
+          });
+          expect({ width, path, ...fit }).toEqual({ width, path, pageWider: false, signOutInBar: true });
+        }
+      }
+    } finally {
+      await narrow.close();
+    }
+  });
+
   it('has a favicon: /favicon.ico is a 32×32 icon Chromium decodes, and the header shows the same house', async () => {
     expect(
       await page.locator('header img.logo').evaluate((image) => (image as HTMLImageElement).naturalWidth),

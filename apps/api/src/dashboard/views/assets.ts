@@ -21,10 +21,10 @@ header.top { background: #101828; color: #fff; }
 header.top .bar { max-width: 72rem; margin: 0 auto; display: flex; flex-wrap: wrap; align-items: center; gap: .75rem 1.5rem; padding: .75rem 1.5rem; }
 header.top .brand { font-weight: 700; color: #fff; text-decoration: none; display: flex; white-space: nowrap; gap: .5rem; align-items: center; }
 header.top .brand .logo { display: block; width: 1.75rem; height: 1.75rem; }
-header.top nav ul { list-style: none; display: flex; gap: .25rem; margin: 0; padding: 0; }
+header.top nav ul { list-style: none; display: flex; flex-wrap: wrap; gap: .25rem; margin: 0; padding: 0; }
 header.top nav a { color: #d0d5dd; text-decoration: none; padding: .4rem .75rem; border-radius: .4rem; white-space: nowrap; }
 header.top nav a[aria-current="page"], header.top nav a:hover { background: #344054; color: #fff; }
-header.top .who { margin-left: auto; display: flex; gap: 1rem; align-items: center; color: #d0d5dd; font-size: .9rem; }
+header.top .who { margin-left: auto; display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: center; color: #d0d5dd; font-size: .9rem; min-width: 0; overflow-wrap: anywhere; }
 header.top .who form { margin: 0; }
 header.top .who a { color: #d0d5dd; }
 main { max-width: 72rem; margin: 0 auto; padding: 2rem 1.5rem 4rem; }
@@ -78,7 +78,7 @@ tbody th { font-weight: 600; }
 .row-actions { display: flex; gap: .5rem; justify-content: flex-end; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 td form { margin: 0; }
-.table-wrap { overflow-x: auto; }
+.table-wrap { overflow-x: auto; position: relative; }
 code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: .9em; }
 .badge { display: inline-block; padding: .1rem .55rem; border-radius: 1rem; font-size: .8rem; font-weight: 600; background: #f2f4f7; color: #344054; }
 .badge.active { background: var(--ok-bg); color: var(--ok); }
