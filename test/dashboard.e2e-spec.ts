@@ -80,6 +80,18 @@ describe('dashboard over HTTP', () => {
     expect(stale.headers.location).toBe('/dashboard/sign-in');
   });
 
+  it('answers a path under /dashboard that is no page with a 404 page in its layout (a way back), not JSON', async () => {
+    for (const path of ['/dashboard/nope', '/dashboard/usage/x']) {
+      const response = await agent().get(path).set('Accept', 'text/html').expect(404);
+      expect(response.headers['content-type']).toMatch(/^text\/html/);
+      expect(response.headers['content-security-policy']).toContain("default-src 'self'");
+      expect(response.text).toContain('<h1>Page not found</h1>');
+      expect(response.text).toContain('href="/dashboard/keys"');
+    }
+    // Outside the dashboard, an unknown path is still the API's 404 {error}.
+    expect((await agent().get('/no-such-path').expect(404)).body).toEqual({ error: 'Route not found' });
+  });
+
   it('refuses a sign-in or sign-up posted without the form token (403) and creates nothing', async () => {
     const before = await sut.sql('SELECT id FROM users');
     const response = await request(sut.app.getHttpServer())

@@ -5,6 +5,7 @@ import {
   API_KEY_SCHEME,
   ApiInputPipe,
   apiResponseHeaders,
+  answerUnmatchedPathsWith,
   AppConfig,
   bodyParserErrors,
   documentApiResponseHeaders,
@@ -17,9 +18,11 @@ import {
   RequestGate,
   securityHeaders,
   setProtectiveHeaders,
+  unmatchedPageFor,
   type AuthenticatedRequest,
   type Logger,
 } from '@app/common';
+import { dashboardNotFoundPage } from '../dashboard/index.js';
 import { ResourceCsvs } from '../exports/index.js';
 import { ApiMetrics } from '../metrics/index.js';
 import {
@@ -67,7 +70,12 @@ export function openApiDocumentOf(app: NestExpressApplication): OpenAPIObject | 
 export function answerUnmatchedRoutes(app: NestExpressApplication): void {
   app.use((request: AuthenticatedRequest, response: express.Response) => {
     if (request.rateLimited) response.status(429).json({ error: 'Rate limit exceeded' });
-    else response.status(404).json({ error: 'Route not found' });
+    else {
+      // Under the dashboard, a person's browser: a page in its layout with a way back, not JSON.
+      const page = unmatchedPageFor(request.path);
+      if (page !== undefined) response.status(404).type('html').send(page);
+      else response.status(404).json({ error: 'Route not found' });
+    }
   });
 }
 
@@ -75,6 +83,8 @@ export function answerUnmatchedRoutes(app: NestExpressApplication): void {
 export function configureApp(app: NestExpressApplication, config: AppConfig, logger: Logger): void {
   app.disable('x-powered-by');
   app.set('etag', false);
+  // A path under the dashboard that is no page: a 404 page in its layout, wherever the 404 is answered.
+  answerUnmatchedPathsWith(DASHBOARD_PREFIX, dashboardNotFoundPage);
   // The client address behind that many proxies (request.ip), for the failed-authentication limit.
   app.set('trust proxy', config.TRUST_PROXY_HOPS);
   // First of all: every answer to a request with a test key says so, whichever route (or none) answers it.

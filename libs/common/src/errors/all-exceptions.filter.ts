@@ -1,5 +1,5 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { QueryFailedError } from 'typeorm';
 import type { AuthenticatedRequest } from '../auth/caller.js';
 import { aboutRequest } from '../logging/request-context.js';
@@ -114,6 +114,19 @@ export function describeFailure(exception: unknown): Failure | undefined {
   return undefined;
 }
 
+/** Pages for paths no route matched under a prefix a browser reads (set by the app: the dashboard). */
+const unmatchedPages: Array<{ prefix: RegExp; html: () => string }> = [];
+
+/** Answers paths no route matched under `prefix` with the HTML page `html` (404), not `{error}`. */
+export function answerUnmatchedPathsWith(prefix: RegExp, html: () => string): void {
+  if (!unmatchedPages.some((page) => page.prefix.source === prefix.source)) unmatchedPages.push({ prefix, html });
+}
+
+/** The 404 page for a path no route matched, when it lies under a prefix given one (`answerUnmatchedPathsWith`). */
+export function unmatchedPageFor(path: string): string | undefined {
+  return unmatchedPages.find((page) => page.prefix.test(path))?.html();
+}
+
 /**
  * Turns every failure into `{error}`: known ones keep their status and text, anything else is logged and
  * answered as a bare 500 so no stack trace or SQL reaches the caller.
@@ -144,6 +157,12 @@ export class AllExceptionsFilter implements ExceptionFilter {
       return;
     }
     if (failure.status === 503) response.setHeader('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
+    const page =
+      failure.error === ROUTE_NOT_FOUND ? unmatchedPageFor(host.switchToHttp().getRequest<Request>().path) : undefined;
+    if (page !== undefined) {
+      response.status(404).type('html').send(page);
+      return;
+    }
     response.status(failure.status).json({ error: failure.error });
   }
 }

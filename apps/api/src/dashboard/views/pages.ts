@@ -267,3 +267,8 @@ export function errorPage(status: number, title: string, message: string, viewer
     </div>`,
   );
 }
+
+/** What a path under the dashboard that is no page answers (404, HTML): the dashboard's layout and a way back. */
+export function dashboardNotFoundPage(): string {
+  return errorPage(404, 'Page not found', 'There is no such page in the dashboard.');
+}
