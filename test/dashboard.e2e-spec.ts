@@ -346,6 +346,10 @@ describe('dashboard sign-up switch', () => {
         .send({ _csrf: csrfOf(form.text), teamName: 'Nope', email: 'nope@example.com', password: PASSWORD })
         .expect(403);
       expect(refused.text).toContain('Sign-up is turned off');
+      // Said once, and the sign-in page offers no account it would refuse.
+      expect(refused.text.split('Sign-up is turned off').length - 1).toBe(1);
+      expect(form.text).not.toContain('/dashboard/sign-up"');
+      expect(form.text).toContain('Ask the operator of this service for an account.');
       expect(await production.sql('SELECT id FROM users')).toEqual([]);
       expect(form.headers['set-cookie']?.[0]).toMatch(
         /^__Host-ppa_form=[^;]+; Path=\/; HttpOnly; Secure; SameSite=Lax$/,

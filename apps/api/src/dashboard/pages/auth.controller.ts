@@ -57,7 +57,8 @@ export class AuthController {
     const { teamName, email, password } = submitted.form;
     const again = (status: number, notice: Notice) =>
       new PageError(status, signUpPage({ csrfToken, enabled: this.signUpEnabled, notice, teamName, email }));
-    if (!this.signUpEnabled) throw again(403, error('Sign-up is turned off on this service.'));
+    // The page itself says sign-up is off (and what to do instead): no second notice saying it again.
+    if (!this.signUpEnabled) throw new PageError(403, signUpPage({ csrfToken, enabled: false }));
     if (!submitted.valid) throw again(400, error(submitted.problem));
     // Neutral answer (a taken email is answered as a new one), sign-ups counted per client address, and the
     // password-hashing gate (issue 21, points 3 and 5): the rules live in AccountsService.
@@ -82,7 +83,7 @@ export class AuthController {
           : reason === 'signed-up'
             ? { kind: 'success', text: SIGNED_UP_NOTICE }
             : undefined;
-    return signInPage({ csrfToken, notice });
+    return signInPage({ csrfToken, notice, signUpEnabled: this.signUpEnabled });
   }
 
   @Post('sign-in')
@@ -96,7 +97,11 @@ export class AuthController {
   ): Promise<{ url: string } | undefined> {
     const { email, password } = submitted.form;
     const again = (status: number, text: string, headers?: Record<string, string>) =>
-      new PageError(status, signInPage({ csrfToken, email, notice: error(text) }), headers);
+      new PageError(
+        status,
+        signInPage({ csrfToken, email, notice: error(text), signUpEnabled: this.signUpEnabled }),
+        headers,
+      );
     if (!submitted.valid) throw again(400, submitted.problem);
     const result = await this.accounts.signIn(email, password, clientOf(request));
     if (result.outcome === 'throttled') {

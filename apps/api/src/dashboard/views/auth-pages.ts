@@ -69,6 +69,8 @@ export interface SignInView {
   csrfToken: string;
   notice?: Notice;
   email?: string;
+  /** Whether sign-up is on (DASHBOARD_SIGNUP): the page offers to create an account only then. */
+  signUpEnabled: boolean;
 }
 
 export function signInPage(view: SignInView): string {
@@ -90,7 +92,11 @@ export function signInPage(view: SignInView): string {
         </div>
         <button type="submit">Sign in</button>
       </form>
-      <p class="auth-switch">New here? <a href="${DASHBOARD}/sign-up">Create an account</a></p>
+      ${
+        view.signUpEnabled
+          ? html`<p class="auth-switch">New here? <a href="${DASHBOARD}/sign-up">Create an account</a></p>`
+          : html`<p class="auth-switch">New here? Ask the operator of this service for an account.</p>`
+      }
     </div>`,
   );
 }
