@@ -59,8 +59,34 @@ describe('receiveUpload', () => {
         size: PNG.length,
         sha256: createHash('sha256').update(PNG).digest('hex'),
       },
+      partsDigest: expect.stringMatching(/^[0-9a-f]{64}$/),
     });
     expect(stored.bytes?.equals(PNG)).toBe(true);
+  });
+
+  it('knows an upload by every part it sent: the same parts give one digest whatever the boundary, another part another', async () => {
+    const digestOf = async (boundary: string, extra = ''): Promise<string> => {
+      const body = Object.assign(request(), {
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      });
+      const received = receiveUpload(body as unknown as IncomingMessage, memoryStore().store);
+      body.end(
+        Buffer.concat([
+          Buffer.from(
+            `--${boundary}\r\nContent-Disposition: form-data; name="description"\r\n\r\nDrip\r\n${extra}` +
+              `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="leak.png"\r\n` +
+              'Content-Type: image/png\r\n\r\n',
+          ),
+          PNG,
+          Buffer.from(`\r\n--${boundary}--\r\n`),
+        ]),
+      );
+      return (await received).partsDigest;
+    };
+    const first = await digestOf('first-boundary');
+    expect(await digestOf('another-boundary-0123')).toBe(first);
+    const colour = 'Content-Disposition: form-data; name="colour"\r\n\r\nred\r\n';
+    expect(await digestOf('first-boundary', `--first-boundary\r\n${colour}`)).not.toBe(first);
   });
 
   it('refuses a body whose client went away before it was looked at (400), storing nothing', async () => {
