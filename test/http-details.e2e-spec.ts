@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import request from 'supertest';
 import { generateApiKey } from '../apps/api/src/api-keys/index.js';
 import { expectError } from './support/assertions.js';
 import { bearer, createTestApp, type Team, type TestApp } from './support/test-app.js';
@@ -196,5 +197,28 @@ describe('HTTP details of the /v1 answers', () => {
     }
     // The five resources, webhook endpoints, a work order's notes and its attachments.
     expect(creates).toBe(8);
+  });
+});
+
+describe('a /v1 path in another case of letters (Express serves /V1/units as /v1/units)', () => {
+  let sut: TestApp;
+  let team: Team;
+  beforeAll(async () => {
+    sut = await createTestApp({ config: { RATE_LIMIT_PER_MINUTE: 2 } });
+    team = await sut.createTeam('Upper case team');
+  });
+  afterAll(() => sut.close());
+
+  it('is counted and limited like any request of its key, and answered no-store', async () => {
+    const get = () =>
+      request(sut.app.getHttpServer())
+        .get('/V1/contractors')
+        .set(...bearer(team));
+    const first = await get().expect(200);
+    expect(first.headers['x-ratelimit-remaining']).toBe('1');
+    expect(first.headers['cache-control']).toBe('no-store');
+    expect((await get().expect(200)).headers['x-ratelimit-remaining']).toBe('0');
+    const limited = await get().expect(429);
+    expect(limited.body).toEqual({ error: 'Rate limit exceeded' });
   });
 });

@@ -6,8 +6,11 @@ import { CallerLookup, RequestUsage } from './caller-lookup.js';
 import { FailedAuthLimiter } from './failed-auth-limiter.js';
 import type { AuthenticatedRequest } from './caller.js';
 
-/** Under `/v1`, everything is the API except the document itself. */
-const API_PATH = /^\/v1\/(?!openapi\.(json|yaml)$)/;
+/**
+ * Under `/v1`, everything is the API except the document itself. In any case of letters, as Express routes them:
+ * `/V1/units` is served like `/v1/units`, so it is counted and limited like it (it went unlimited before).
+ */
+const API_PATH = /^\/v1\/(?!openapi\.(json|yaml)$)/i;
 
 /**
  * Express middleware in front of body parsing: a `/v1` request with a valid key is identified and counted
