@@ -8,7 +8,7 @@ import type { AuthenticatedRequest } from './caller.js';
 
 /**
  * Under `/v1`, everything is the API except the document itself. In any case of letters, as Express routes them:
- * `/V1/units` is served like `/v1/units`, so it is counted and limited like it (it went unlimited before).
+ * `/V1/…` is served like `/v1/…`, so it is counted and limited like it (it went unlimited before).
  */
 const API_PATH = /^\/v1\/(?!openapi\.(json|yaml)$)/i;
 

@@ -10,7 +10,7 @@ import type { NextFunction, Request, Response } from 'express';
  * path), also when it is a replayed answer.
  */
 export function apiResponseHeaders(prefix: string): (request: Request, response: Response, next: NextFunction) => void {
-  // Any case of letters, as Express routes them (`/V1/units` is served too).
+  // Any case of letters, as Express routes them (`/V1/…` is served too).
   const underPrefix = new RegExp(`^/${prefix}(/|$)`, 'i');
   return (request, response, next) => {
     if (!underPrefix.test(request.path)) return next();
