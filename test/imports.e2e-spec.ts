@@ -37,7 +37,7 @@ describe('imports', () => {
   });
   afterAll(() => sut.close());
 
-  const post = (resource: string, body: string, type = 'text/csv', extra = '', who: Team = team) =>
+  const post = (resource: string, body: string | Buffer, type = 'text/csv', extra = '', who: Team = team) =>
     sut
       .http()
       .post(`/v1/imports?resource=${resource}${extra}`)
@@ -51,7 +51,7 @@ describe('imports', () => {
       .set(...bearer(who));
 
   /** Posts an import and waits for it to reach a final status. */
-  async function imported(resource: string, body: string, type = 'text/csv', extra = ''): Promise<Import> {
+  async function imported(resource: string, body: string | Buffer, type = 'text/csv', extra = ''): Promise<Import> {
     const response = await post(resource, body, type, extra);
     expect(response.status).toBe(202);
     const { id } = (response.body as { data: Import }).data;
@@ -272,6 +272,51 @@ describe('imports', () => {
     expectError(await post('planets', 'externalRef\nX\n'), 400);
     const imports = (await list('/v1/imports?pageSize=50')).data;
     expect(imports.every((item) => item.status !== 'queued' || item.totalRows !== 1)).toBe(true);
+  });
+
+  it('refuses a body that is not UTF-8 with 400 naming its first bad byte, and stores nothing; a declared charset is read', async () => {
+    const postBytes = (body: Buffer, type: string) =>
+      sut
+        .http()
+        .post('/v1/imports?resource=units')
+        .set(...bearer(team))
+        .set('Content-Type', type)
+        .send(body);
+    const total = async () => ((await get('/v1/imports')).body as { pagination: { total: number } }).pagination.total;
+    const before = await total();
+    // Windows-1252 text sent as UTF-8 (the usual spreadsheet export): its é is no UTF-8 character.
+    const csv = Buffer.from(
+      'externalRef,addressLine1,city,postcode,country\nU-LAT,1 Caf\xe9 Rd,Leeds,LS1 1AA,GB\n',
+      'latin1',
+    );
+    const advice = 'save it as UTF-8, or name its encoding in Content-Type (e.g. text/csv; charset=windows-1252)';
+    expect(expectError(await postBytes(csv, 'text/csv'), 400)).toBe(
+      `The body is not valid UTF-8 text (byte ${csv.indexOf(0xe9) + 1}, line 2): ${advice}`,
+    );
+    const ndjson = Buffer.concat([
+      Buffer.from('{"addressLine1":"ok"}\n{"addressLine1":"'),
+      Buffer.from([0xed, 0xa0, 0x80]),
+      Buffer.from('"}\n'),
+    ]);
+    // An encoded UTF-16 surrogate is not UTF-8 either (RFC 3629); nor is a character cut short at the end.
+    expect(expectError(await postBytes(ndjson, 'application/x-ndjson'), 400)).toBe(
+      `The body is not valid UTF-8 text (byte 40, line 2): ${advice}`,
+    );
+    const cut = Buffer.concat([Buffer.from('{"addressLine1":"x"}\n'), Buffer.from([0xe2, 0x82])]);
+    expect(expectError(await postBytes(cut, 'application/x-ndjson'), 400)).toBe(
+      `The body is not valid UTF-8 text (byte ${cut.length - 1}, line 2): ${advice}`,
+    );
+    expect(await total()).toBe(before);
+    expect((await list('/v1/units?externalRef=U-LAT')).data).toEqual([]);
+
+    expect(expectError(await postBytes(csv, 'text/csv; charset=klingon'), 415)).toBe(
+      'Unsupported charset klingon: send UTF-8, or a charset such as windows-1252 or iso-8859-1',
+    );
+    const result = await imported('units', csv, 'text/csv; charset=windows-1252');
+    expect(result).toMatchObject({ status: 'succeeded', createdCount: 1, failedCount: 0 });
+    expect((await list('/v1/units?externalRef=U-LAT')).data).toEqual([
+      expect.objectContaining({ addressLine1: '1 Café Rd' }),
+    ]);
   });
 
   it('refuses more than 50,000 rows with 413', async () => {

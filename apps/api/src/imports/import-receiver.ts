@@ -5,6 +5,7 @@ import { parse } from 'csv-parse';
 import { CsvCellError, csvValueOf } from '@app/common';
 import type { ImportColumns } from '../csv/index.js';
 import type { StoredImportRow } from './imports.repository.js';
+import { asUtf8 } from './body-text.js';
 
 /** At most this many rows and bytes in one import (CONTRACT "Imports and exports"). */
 export const MAX_IMPORT_ROWS = 50_000;
@@ -147,15 +148,17 @@ async function* ndjsonRows(body: Readable, columns: ImportColumns): AsyncGenerat
 /**
  * Reads an import's body as it streams in, handing its rows to `write` `RECEIVE_BATCH` at a time (never the whole
  * body in memory); the number of rows. Refuses a body over the limits (413), a CSV with an unknown column or
- * malformed (400). CSV cells become the fields' JSON values by the one rule for CSV cells (`csvValueOf`).
+ * malformed (400), or not text in its `encoding` (400: never stored with U+FFFD in place of what it sent). CSV cells
+ * become the fields' JSON values by the one rule for CSV cells (`csvValueOf`).
  */
 export async function receiveImportRows(
   body: Readable,
   format: ImportFormat,
   columns: ImportColumns,
   write: (rows: StoredImportRow[]) => Promise<void>,
+  encoding = 'utf-8',
 ): Promise<number> {
-  const source = limited(body);
+  const source = asUtf8(limited(body), encoding);
   const rows = format === 'csv' ? csvRows(source, columns) : ndjsonRows(source, columns);
   let batch: StoredImportRow[] = [];
   let total = 0;

@@ -18,6 +18,7 @@ import {
 import { CreateImportQuery, ImportTemplateQuery } from './dto/create-import.query.js';
 import { ImportErrorResponse, ImportResponse } from './dto/import.response.js';
 import { ResourceCsvs } from '../exports/index.js';
+import { bodyEncoding } from './body-text.js';
 import { IMPORT_EXAMPLE_CSV } from './import-example.js';
 import { MAX_IMPORT_ROWS, type ImportFormat } from './import-receiver.js';
 import { ImportsService } from './imports.service.js';
@@ -52,7 +53,9 @@ export class ImportsController {
       'external id: `unitExternalRef`, `tenantExternalRef`, `contractorExternalRef` (work orders) and ' +
       '`unitExternalRefs` (tenants). In CSV an empty cell is an omitted field, list fields are `;`-separated ' +
       "(an item's own `;` or `\\` written `\\;` or `\\\\`) and nested ones JSON. An unknown CSV column is 400 " +
-      '(output-only fields are ignored); an unknown NDJSON property fails its row. Answers 202 at once: the import ' +
+      '(output-only fields are ignored); an unknown NDJSON property fails its row. Text is UTF-8 unless the ' +
+      'Content-Type names a charset (`text/csv; charset=windows-1252`): bytes that are not text in it are 400 ' +
+      '(naming the first), a charset no decoder knows 415. Answers 202 at once: the import ' +
       'runs in the background (`GET /v1/imports/{id}`), ' +
       'failing rows are skipped and listed by `GET /v1/imports/{id}/errors`. Counted as one write. See docs/imports.md.',
   })
@@ -70,7 +73,10 @@ export class ImportsController {
     if (!received) throw new Error('the import body was not received before the route');
     const rows = received.take();
     try {
-      return { data: await this.imports.create(teamId, query.resource, query.dryRun, formatOf(request), rows) };
+      const encoding = bodyEncoding(request.headers['content-type']);
+      return {
+        data: await this.imports.create(teamId, query.resource, query.dryRun, formatOf(request), rows, encoding),
+      };
     } finally {
       // Its file descriptor, should the import be refused before reading it to the end.
       rows.destroy();

@@ -31,6 +31,7 @@ export class ImportsService {
     dryRun: boolean,
     format: ImportFormat,
     body: Readable,
+    encoding = 'utf-8',
   ): Promise<ImportResponse> {
     const columns = this.csvs.importColumnsOf(resource);
     if (!columns) throw new Error(`${resource} has no CSV columns`);
@@ -43,8 +44,12 @@ export class ImportsService {
         dryRun,
         createdAt: new Date(this.clock.now()),
       });
-      const total = await receiveImportRows(body, format, columns, (rows) =>
-        this.imports.insertRows(manager, teamId, id, rows),
+      const total = await receiveImportRows(
+        body,
+        format,
+        columns,
+        (rows) => this.imports.insertRows(manager, teamId, id, rows),
+        encoding,
       );
       await this.imports.setTotal(manager, teamId, id, total);
       return this.get(teamId, id);

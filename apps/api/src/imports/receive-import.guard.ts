@@ -9,6 +9,7 @@ import {
 import type { Request, Response } from 'express';
 import { ApiInputPipe, AppConfig, deferRefusal, mayDeferRefusal, rawBodyDigest, setBodyDigest } from '@app/common';
 import { CreateImportQuery } from './dto/create-import.query.js';
+import { bodyEncoding } from './body-text.js';
 import { importTooLarge, MAX_IMPORT_BYTES } from './import-receiver.js';
 import { ReceivedRows, spoolBody } from './spooled-body.js';
 
@@ -22,7 +23,7 @@ export const IMPORT_TYPES = ['text/csv', 'application/x-ndjson'];
  * before interceptors, after the global ones that authenticate the key and refuse a read-only one), so a client
  * sending its rows slowly holds no database connection: the rows are then read from the file, in the transaction,
  * at the disk's pace. A guard that never refuses by returning false: its refusals are thrown before any interceptor
- * runs, the body unread when refused at once (415 for another Content-Type, 413 for a declared length over 20 MiB,
+ * runs, the body unread when refused at once (415 for another Content-Type or an unknown charset, 413 for a declared length over 20 MiB,
  * 400 for a query the route would refuse, in the route's own words), or as it arrives (413 past 20 MiB, 400 for a
  * body cut off); with an Idempotency-Key, all but the last are left to the key's transaction (`deferRefusal`).
  */
@@ -80,6 +81,8 @@ export class ReceiveImportGuard implements CanActivate {
         HttpStatus.UNSUPPORTED_MEDIA_TYPE,
       );
     }
+    // A charset no decoder knows: 415 now, not a body read for nothing.
+    bodyEncoding(request.headers['content-type']);
     if (Number(request.headers['content-length'] ?? 0) > MAX_IMPORT_BYTES) throw importTooLarge();
     await this.queryPipe.transform(request.query, { type: 'query', metatype: CreateImportQuery });
   }
