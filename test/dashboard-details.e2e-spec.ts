@@ -4,7 +4,7 @@ import request from 'supertest';
 import TestAgent from 'supertest/lib/agent.js';
 import { ManualClock } from '@app/common';
 import { EVENT_TYPES } from '../apps/api/src/resources.js';
-import { createKeyOverHttp, signInOverHttp } from './support/dashboard-session.js';
+import { createKeyOverHttp, shownKey, signInOverHttp } from './support/dashboard-session.js';
 import { bearer, createTestApp, type TestApp } from './support/test-app.js';
 
 // The dashboard's pages as HTML over HTTP (issue 22): the usage page's chart and collapsed idle days, keys told
@@ -87,12 +87,8 @@ describe('dashboard details over HTTP', () => {
       const [{ id }] = await sut.sql<{ id: string }>(`SELECT id FROM api_keys WHERE prefix = $1`, [
         synced.slice(0, 12),
       ]);
-      const roll = await browser
-        .post(`/dashboard/keys/${id}/roll`)
-        .type('form')
-        .send({ _csrf: token, grace: '1h' })
-        .expect(201);
-      rolled = /id="new-key">([^<]+)</.exec(roll.text)?.[1] ?? '';
+      await browser.post(`/dashboard/keys/${id}/roll`).type('form').send({ _csrf: token, grace: '1h' }).expect(303);
+      rolled = await shownKey(browser);
       await calls(synced, 1);
       await calls(rolled, 4);
       html = (await browser.get('/dashboard/usage').expect(200)).text;
@@ -197,7 +193,7 @@ describe('dashboard details over HTTP', () => {
       .post('/dashboard/webhooks')
       .type('form')
       .send(`_csrf=${token}&url=http%3A%2F%2F127.0.0.1%3A9%2Fhooks&types=unit.created&types=work_order.deleted`)
-      .expect(201);
+      .expect(303);
     const [endpoint] = await sut.sql<{ id: string; types: string[] }>('SELECT id, types FROM webhook_endpoints');
     expect(endpoint.types).toEqual(['unit.created', 'work_order.deleted']);
     const edit = (await browser.get(`/dashboard/webhooks/${endpoint.id}`).expect(200)).text;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import TestAgent from 'supertest/lib/agent.js';
 import { SAMPLE_COUNTS } from '../apps/api/src/sandbox/index.js';
-import { createKeyOverHttp, csrfOf, signInOverHttp } from './support/dashboard-session.js';
+import { createKeyOverHttp, csrfOf, shownKey, signInOverHttp } from './support/dashboard-session.js';
 import { bearer, createTestApp, type TestApp } from './support/test-app.js';
 import { until } from './support/until.js';
 
@@ -146,12 +146,12 @@ describe('dashboard test mode over HTTP', () => {
     let shown = await browser.get('/dashboard/keys').expect(200);
     expect(textOf(shown.text)).not.toContain('Live Sync');
     expect(textOf(shown.text)).toContain('No keys yet.');
-    const created = await browser
+    await browser
       .post('/dashboard/keys')
       .type('form')
       .send({ _csrf: csrfOf(shown.text), name: 'Sandbox Sync', access: 'read_write' })
-      .expect(201);
-    const testKey = /id="new-key">([^<]+)</.exec(created.text)?.[1] ?? '';
+      .expect(303);
+    const testKey = await shownKey(browser);
     expect(testKey).toMatch(/^ppk_test_[0-9A-Za-z]{32,}$/);
     const [sandbox] = await sandboxes();
     const [row] = await sut.sql<{ team_id: string }>("SELECT team_id FROM api_keys WHERE name = 'Sandbox Sync'");
@@ -169,15 +169,12 @@ describe('dashboard test mode over HTTP', () => {
   it('shows only the sandbox’s usage, webhooks and imports in test mode, and only the live ones otherwise', async () => {
     await switchTo('on');
     const keysPage = await browser.get('/dashboard/keys').expect(200);
-    const testKey = /id="new-key">([^<]+)</.exec(
-      (
-        await browser
-          .post('/dashboard/keys')
-          .type('form')
-          .send({ _csrf: csrfOf(keysPage.text), name: 'Sandbox Usage', access: 'read_write' })
-          .expect(201)
-      ).text,
-    )?.[1] as string;
+    await browser
+      .post('/dashboard/keys')
+      .type('form')
+      .send({ _csrf: csrfOf(keysPage.text), name: 'Sandbox Usage', access: 'read_write' })
+      .expect(303);
+    const testKey = await shownKey(browser);
     await sut
       .http()
       .get('/v1/landlords')
@@ -189,7 +186,7 @@ describe('dashboard test mode over HTTP', () => {
       .post('/dashboard/webhooks')
       .type('form')
       .send({ _csrf: csrfOf(hooks.text), url: 'http://127.0.0.1:9/sandbox-hook', description: 'Sandbox hook' })
-      .expect(201);
+      .expect(303);
 
     await switchTo('off');
     await sut
@@ -203,7 +200,7 @@ describe('dashboard test mode over HTTP', () => {
       .post('/dashboard/webhooks')
       .type('form')
       .send({ _csrf: csrfOf(hooks.text), url: 'http://127.0.0.1:9/live-hook', description: 'Live hook' })
-      .expect(201);
+      .expect(303);
 
     const pagesNow = async () => ({
       usage: textOf((await browser.get('/dashboard/usage').expect(200)).text),

@@ -116,7 +116,7 @@ describe('dashboard over HTTP', () => {
       .post('/dashboard/keys')
       .type('form')
       .send({ _csrf: ownerToken, name: 'Mine', access: 'read_write' })
-      .expect(201);
+      .expect(303);
     const [key] = await sut.sql<{ id: string }>(
       `SELECT k.id FROM api_keys k JOIN users u ON u.team_id = k.team_id WHERE u.email = 'owner@dashboard-lettings.co.uk'`,
     );
@@ -133,6 +133,55 @@ describe('dashboard over HTTP', () => {
       .send({ _csrf: ownerToken, name: 'x', access: 'read_only' })
       .expect(403);
     expect(await sut.sql('SELECT revoked_at FROM api_keys WHERE id = $1', [key.id])).toEqual([{ revoked_at: null }]);
+  });
+
+  it('shows a new key once, on the page its POST redirects to: a reload or another session makes and shows no other', async () => {
+    const browser = agent();
+    const token = await signUp(browser, 'prg@dashboard-lettings.co.uk', 'Reload Lettings');
+    const keysOf = () =>
+      sut.sql(
+        `SELECT k.id FROM api_keys k JOIN users u ON u.team_id = k.team_id WHERE u.email = 'prg@dashboard-lettings.co.uk'`,
+      );
+    const posted = await browser
+      .post('/dashboard/keys')
+      .type('form')
+      .send({ _csrf: token, name: 'Once', access: 'read_write' })
+      .expect(303)
+      .expect('Location', '/dashboard/keys');
+    const carrier = ([] as string[])
+      .concat(posted.headers['set-cookie'] ?? [])
+      .find((cookie) => cookie.startsWith('ppa_new_key='));
+    // Encrypted: the key is not readable in the cookie itself; HttpOnly, and gone within minutes if never shown.
+    expect(carrier).toMatch(
+      /^ppa_new_key=[\w-]+; Max-Age=300; Path=\/dashboard; Expires=[^;]+; HttpOnly; SameSite=Lax$/,
+    );
+    expect(carrier).not.toContain('ppk_');
+
+    // Another signed-in browser given the cookie reads nothing from it (bound to the session that made the key).
+    const other = agent();
+    await signUp(other, 'prg-other@dashboard-lettings.co.uk', 'Other Reload Lettings');
+    const elsewhere = await other
+      .get('/dashboard/keys')
+      .set('Cookie', carrier?.split(';')[0] ?? '')
+      .expect(200);
+    expect(elsewhere.text).not.toContain('id="new-key"');
+
+    const shown = await browser.get('/dashboard/keys').expect(200);
+    const key = /id="new-key">([^<]+)</.exec(shown.text)?.[1];
+    expect(key).toMatch(/^ppk_[0-9A-Za-z]{40}$/);
+    expect(([] as string[]).concat(shown.headers['set-cookie'] ?? [])).toContainEqual(
+      expect.stringMatching(/^ppa_new_key=; Path=\/dashboard; Expires=Thu, 01 Jan 1970/),
+    );
+    // The reload: the same page, without the key, and still one key.
+    const reloaded = await browser.get('/dashboard/keys').expect(200);
+    expect(reloaded.text).not.toContain('id="new-key"');
+    expect(reloaded.text).toContain('Once');
+    expect(await keysOf()).toHaveLength(1);
+    await sut
+      .http()
+      .get('/v1/units')
+      .set('Authorization', `Bearer ${key ?? ''}`)
+      .expect(200);
   });
 
   it('names the problem with a key form and creates nothing', async () => {
@@ -228,13 +277,13 @@ describe('dashboard over HTTP', () => {
       .set({ Origin: 'null', 'Sec-Fetch-Site': 'same-origin' })
       .type('form')
       .send({ _csrf: token, name: 'Mine too', access: 'read_only' })
-      .expect(201);
+      .expect(303);
     await browser
       .post('/dashboard/keys')
       .set({ Host: 'dashboard.example', Origin: 'http://dashboard.example', 'Sec-Fetch-Site': 'same-origin' })
       .type('form')
       .send({ _csrf: token, name: 'Mine', access: 'read_write' })
-      .expect(201);
+      .expect(303);
     expect(await keysOf()).toHaveLength(2);
   });
 

@@ -94,6 +94,10 @@ describeBrowser('developer dashboard in Chromium', () => {
     await expectAccessible(page);
     await screenshot(page, 'new-key');
     await api(first, readWrite).expect(200);
+    // Reloading the page shows the key no more and makes no second one: the POST redirected to this page.
+    await page.reload();
+    expect(await page.locator('#new-key').count()).toBe(0);
+    expect(await keyRow(page, 'Accounts sync').count()).toBe(1);
 
     // A read-only key cannot write.
     const readOnly = await createKey(page, 'Monthly reports', 'Read only');
@@ -341,7 +345,14 @@ describeBrowser('developer dashboard in Chromium', () => {
       expect(await page.getByLabel('Description').inputValue()).toBe('Dispatch (night shift)');
 
       await page.getByRole('button', { name: 'Rotate secret' }).click();
-      expect((await page.locator('#new-secret').textContent())?.trim()).toMatch(/^whsec_/);
+      const rotated = (await page.locator('#new-secret').textContent())?.trim();
+      expect(rotated).toMatch(/^whsec_/);
+      // Reloading the page shows the secret no more and rotates nothing again (the POST redirected to it).
+      await page.reload();
+      expect(await page.locator('#new-secret').count()).toBe(0);
+      expect(await first.sql('SELECT secret FROM webhook_endpoints WHERE url = $1', [url])).toEqual([
+        { secret: rotated },
+      ]);
       await page.getByRole('button', { name: 'Disable' }).click();
       await page.getByText('Disabled: nothing is queued').waitFor();
       expect(await page.getByRole('button', { name: 'Send test event' }).count()).toBe(0);

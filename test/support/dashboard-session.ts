@@ -78,12 +78,22 @@ export async function signInOverHttp(agent: TestAgent, account: DashboardAccount
   return csrfOf((await agent.get('/dashboard/keys').expect(200)).text);
 }
 
-/** Creates a read-and-write key on the dashboard with the keys page's `token`; answers the key as shown once. */
+/**
+ * Creates a read-and-write key on the dashboard with the keys page's `token`; answers the key as shown once, on the
+ * keys page the POST redirects to (the agent keeps the cookie that carries it there).
+ */
 export async function createKeyOverHttp(agent: TestAgent, token: string, name: string): Promise<string> {
-  const page = await agent
+  await agent
     .post('/dashboard/keys')
     .type('form')
     .send({ _csrf: token, name, access: 'read_write' })
-    .expect(201);
+    .expect(303)
+    .expect('Location', '/dashboard/keys');
+  return shownKey(agent);
+}
+
+/** The new key the keys page shows (once: it clears the cookie that carried it), or '' when it shows none. */
+export async function shownKey(agent: TestAgent): Promise<string> {
+  const page = await agent.get('/dashboard/keys').expect(200);
   return /id="new-key">([^<]+)</.exec(page.text)?.[1] ?? '';
 }

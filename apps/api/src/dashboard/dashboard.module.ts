@@ -6,6 +6,7 @@ import { AccountsModule } from './accounts/index.js';
 import { DashboardCleanup } from './dashboard.cleanup.js';
 import { FaviconController } from './favicon.controller.js';
 import { DashboardCookies } from './http/cookies.js';
+import { ShownOnce } from './http/shown-once.js';
 import { FormTokens } from './http/form-tokens.js';
 import { AssetsController } from './pages/assets.controller.js';
 import { AuthController } from './pages/auth.controller.js';
@@ -43,6 +44,7 @@ import { UsageReportService } from './usage-report.service.js';
     DashboardCleanup,
     DashboardCookies,
     FormTokens,
+    ShownOnce,
   ],
 })
 export class DashboardModule {}

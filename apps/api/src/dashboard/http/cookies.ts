@@ -20,7 +20,7 @@ export function cookiesOf(request: Request): Map<string, string> {
 }
 
 /**
- * The dashboard's two cookies, HttpOnly and SameSite=Lax, session cookies (no Max-Age). In production they are
+ * The dashboard's cookies, HttpOnly and SameSite=Lax, session cookies (no Max-Age; `ShownOnce`'s live minutes). In production they are
  * `__Host-` cookies (Secure, Path=/, no Domain): a browser accepts such a cookie only from this very host over
  * HTTPS, so a page on a sibling subdomain cannot plant one. Elsewhere (plain HTTP in development) they keep
  * their names and are limited to `/dashboard`.
@@ -28,7 +28,8 @@ export function cookiesOf(request: Request): Map<string, string> {
 @Injectable()
 export class DashboardCookies {
   private readonly prefix: string;
-  private readonly options: CookieOptions;
+  /** Every dashboard cookie's attributes. */
+  readonly options: CookieOptions;
 
   constructor(config: AppConfig) {
     const production = config.isProduction;
@@ -36,12 +37,17 @@ export class DashboardCookies {
     this.options = { httpOnly: true, sameSite: 'lax', secure: production, path: production ? '/' : '/dashboard' };
   }
 
+  /** A dashboard cookie's name, with the production prefix. */
+  named(name: string): string {
+    return `${this.prefix}${name}`;
+  }
+
   get sessionName(): string {
-    return `${this.prefix}${SESSION}`;
+    return this.named(SESSION);
   }
 
   get formName(): string {
-    return `${this.prefix}${FORM}`;
+    return this.named(FORM);
   }
 
   session(request: Request): string | undefined {

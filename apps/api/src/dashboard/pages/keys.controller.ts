@@ -1,26 +1,35 @@
-import { Get, Param, Post, Query, Redirect } from '@nestjs/common';
+import { Get, Param, Post, Query, Redirect, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
 import { Clock, isUuid, type KeyAccess } from '@app/common';
 import { ApiKeysService, UsageRecorder, type KeyListing } from '../../api-keys/index.js';
 import { Form, type Submitted } from '../forms/form.pipe.js';
 import { CreateKeyForm, RollKeyForm } from '../forms/key.forms.js';
 import { DashboardError, PageError } from '../http/dashboard-error.filter.js';
 import { DashboardPages } from '../http/dashboard-pages.decorator.js';
+import { ShownOnce } from '../http/shown-once.js';
 import { Session, viewerOf } from '../http/session.guard.js';
 import { DASHBOARD, type Notice } from '../views/layout.js';
 import { GRACE_PERIODS, keysPage, revokePage, rollPage, type KeysView } from '../views/pages.js';
 
-/** API keys: the team's list, Create key, Revoke (after a confirmation page) and Roll with a grace period. */
+/**
+ * API keys: the team's list, Create key, Revoke (after a confirmation page) and Roll with a grace period. A key made
+ * (created or rolled) is shown once on the keys page the POST redirects to (`ShownOnce`): reloading that page, or
+ * going back to it, makes no second key.
+ */
 @DashboardPages('keys', { signedIn: true })
 export class KeysController {
   constructor(
     private readonly keys: ApiKeysService,
     private readonly recorder: UsageRecorder,
     private readonly clock: Clock,
+    private readonly shownOnce: ShownOnce,
   ) {}
 
   @Get()
   async list(
     @Session() session: Session,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
     @Query('welcome') welcome?: string,
     @Query('revoked') revoked?: string,
   ): Promise<string> {
@@ -29,11 +38,22 @@ export class KeysController {
       : revoked
         ? { kind: 'success', text: 'The key is revoked. Requests with it are refused from now on.' }
         : undefined;
-    return this.keysPage(session, { notice });
+    const created = this.shownOnce.take<NonNullable<KeysView['created']>>(
+      request,
+      response,
+      'new_key',
+      session.csrfToken,
+    );
+    return this.keysPage(session, { notice, created });
   }
 
   @Post()
-  async create(@Session() session: Session, @Form(CreateKeyForm) submitted: Submitted<CreateKeyForm>): Promise<string> {
+  @Redirect(`${DASHBOARD}/keys`, 303)
+  async create(
+    @Session() session: Session,
+    @Form(CreateKeyForm) submitted: Submitted<CreateKeyForm>,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<void> {
     const { form } = submitted;
     const problem = submitted.valid ? this.expiryProblem(form.expires) : submitted.problem;
     if (problem) {
@@ -43,7 +63,7 @@ export class KeysController {
       access: form.access as KeyAccess, // a valid form holds one of the two
       expiresAt: form.expires ? new Date(`${form.expires}T00:00:00.000Z`) : null,
     });
-    return this.keysPage(session, { created: { name: form.name, apiKey: created.apiKey } });
+    this.shownOnce.keep(response, 'new_key', session.csrfToken, { name: form.name, apiKey: created.apiKey });
   }
 
   @Get(':id/revoke')
@@ -65,11 +85,13 @@ export class KeysController {
   }
 
   @Post(':id/roll')
+  @Redirect(`${DASHBOARD}/keys`, 303)
   async roll(
     @Session() session: Session,
     @Param('id') id: string,
     @Form(RollKeyForm) submitted: Submitted<RollKeyForm>,
-  ): Promise<string> {
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<void> {
     const key = await this.rollableKey(session, id);
     const grace = GRACE_PERIODS.find((period) => period.value === submitted.form.grace);
     if (!submitted.valid || !grace) {
@@ -79,7 +101,7 @@ export class KeysController {
     const created = await this.keys.roll(session.teamId, key.apiKeyId, grace.ms);
     const replaced =
       grace.ms === 0 ? 'The old key was revoked.' : `The old key keeps working for ${grace.label}, then stops.`;
-    return this.keysPage(session, { created: { name: key.name, apiKey: created.apiKey, replaced } });
+    this.shownOnce.keep(response, 'new_key', session.csrfToken, { name: key.name, apiKey: created.apiKey, replaced });
   }
 
   private async keysPage(session: Session, view: Pick<KeysView, 'notice' | 'created' | 'form'>): Promise<string> {

@@ -1,4 +1,5 @@
-import { Get, HttpCode, Param, Post, Query, Redirect } from '@nestjs/common';
+import { Get, Param, Post, Query, Redirect, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
 import { DomainError, isUuid, type EventType } from '@app/common';
 import { EVENT_TYPES } from '../../resources.js';
 import { WebhookEndpointsService } from '../../webhooks/index.js';
@@ -7,6 +8,7 @@ import { EndpointFormFields } from '../forms/webhook.forms.js';
 import { DashboardError, PageError } from '../http/dashboard-error.filter.js';
 import { DashboardPages } from '../http/dashboard-pages.decorator.js';
 import { Session, viewerOf } from '../http/session.guard.js';
+import { ShownOnce } from '../http/shown-once.js';
 import { DASHBOARD, type Notice } from '../views/layout.js';
 import { endpointPage, webhooksPage, type EndpointForm, type ShownSecret } from '../views/webhook-pages.js';
 
@@ -34,28 +36,47 @@ function endpointInput(form: EndpointFormFields): {
   return { url: form.url, description: form.description || null, types: types.length > 0 ? types : null };
 }
 
-/** Webhooks: the team's endpoints, one endpoint's page with its actions, and its delivery log. */
+/**
+ * A new signing secret on its way to the page that shows it once (`ShownOnce`), with what to say beside it: the
+ * list's (an endpoint added) or its endpoint's (a secret rotated), and no other.
+ */
+type NewSecret = Pick<PageView, 'notice'> & { shown: ShownSecret; endpointId?: string };
+
+/**
+ * Webhooks: the team's endpoints, one endpoint's page with its actions, and its delivery log. A new signing secret
+ * (an endpoint added, a secret rotated) is shown once on the page the POST redirects to: reloading it makes no second
+ * endpoint and rotates nothing again.
+ */
 @DashboardPages('webhooks', { signedIn: true })
 export class WebhooksController {
-  constructor(private readonly webhooks: WebhookEndpointsService) {}
+  constructor(
+    private readonly webhooks: WebhookEndpointsService,
+    private readonly shownOnce: ShownOnce,
+  ) {}
 
   @Get()
-  list(@Session() session: Session): Promise<string> {
-    return this.listPage(session, {});
+  list(
+    @Session() session: Session,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<string> {
+    return this.listPage(session, this.newSecret(session, request, response, undefined) ?? {});
   }
 
   @Post()
+  @Redirect(`${DASHBOARD}/webhooks`, 303)
   async add(
     @Session() session: Session,
     @Form(EndpointFormFields) submitted: Submitted<EndpointFormFields>,
-  ): Promise<string> {
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<void> {
     const { form } = submitted;
     const refuse = async (text: string) =>
       new PageError(400, await this.listPage(session, { notice: { kind: 'error', text }, form }));
     if (!submitted.valid) throw await refuse(submitted.problem);
     try {
       const created = await this.webhooks.create(session.teamId, endpointInput(form));
-      return await this.listPage(session, {
+      this.keepSecret(response, session, {
         shown: { title: `Endpoint added: ${created.url}`, secret: created.secret },
       });
     } catch (error) {
@@ -65,8 +86,17 @@ export class WebhooksController {
   }
 
   @Get(':id')
-  show(@Session() session: Session, @Param('id') id: string, @Query('done') done?: string): Promise<string> {
-    return this.endpointPage(session, id, { notice: done ? DONE[done] : undefined });
+  show(
+    @Session() session: Session,
+    @Param('id') id: string,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+    @Query('done') done?: string,
+  ): Promise<string> {
+    const view = this.newSecret(session, request, response, id.toLowerCase()) ?? {
+      notice: done ? DONE[done] : undefined,
+    };
+    return this.endpointPage(session, id, view);
   }
 
   @Post(':id')
@@ -91,16 +121,22 @@ export class WebhooksController {
   }
 
   @Post(':id/rotate-secret')
-  @HttpCode(200)
-  async rotateSecret(@Session() session: Session, @Param('id') rawId: string): Promise<string> {
+  @Redirect(`${DASHBOARD}/webhooks`, 303)
+  async rotateSecret(
+    @Session() session: Session,
+    @Param('id') rawId: string,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<{ url: string }> {
     const id = this.endpointId(session, rawId);
     const rotated = await this.webhooks.rotateSecret(session.teamId, id).catch((error: unknown) => {
       throw this.asPageError(error, session);
     });
-    return this.endpointPage(session, id, {
+    this.keepSecret(response, session, {
+      endpointId: id,
       shown: { title: 'New signing secret', secret: rotated.secret },
       notice: { kind: 'info', text: 'The old secret also signs deliveries for the next 24 hours.' },
     });
+    return { url: `${DASHBOARD}/webhooks/${id}` };
   }
 
   @Post(':id/:action')
@@ -139,6 +175,21 @@ export class WebhooksController {
       throw this.asPageError(error, session);
     });
     return { url: `${DASHBOARD}/webhooks/${id}?done=retried` };
+  }
+
+  private keepSecret(response: Response, session: Session, secret: NewSecret): void {
+    this.shownOnce.keep(response, 'new_secret', session.csrfToken, secret);
+  }
+
+  /** The new secret a POST of this session kept for this page (the list's, or endpoint `endpointId`'s), once. */
+  private newSecret(
+    session: Session,
+    request: Request,
+    response: Response,
+    endpointId: string | undefined,
+  ): PageView | undefined {
+    const kept = this.shownOnce.take<NewSecret>(request, response, 'new_secret', session.csrfToken);
+    return kept && kept.endpointId === endpointId ? { shown: kept.shown, notice: kept.notice } : undefined;
   }
 
   private async listPage(session: Session, view: PageView): Promise<string> {
