@@ -38,7 +38,10 @@ describe('dashboard over HTTP', () => {
   const agent = () => request.agent(sut.app.getHttpServer());
 
   beforeAll(async () => {
-    sut = await createTestApp({ config: { RATE_LIMIT_PER_MINUTE: 1, RATE_LIMIT_WRITES_PER_MINUTE: 1 } });
+    // More sign-ups than one client may make in an hour (10): each test signs up its own accounts.
+    sut = await createTestApp({
+      config: { RATE_LIMIT_PER_MINUTE: 1, RATE_LIMIT_WRITES_PER_MINUTE: 1, DASHBOARD_SIGNUPS_PER_HOUR: 50 },
+    });
   });
   afterAll(() => sut.close());
 
@@ -182,6 +185,50 @@ describe('dashboard over HTTP', () => {
       .get('/v1/units')
       .set('Authorization', `Bearer ${key ?? ''}`)
       .expect(200);
+  });
+
+  it('brings a person sent to sign in back to the page asked for, and only to a page of the dashboard', async () => {
+    await signUp(agent(), 'deep@dashboard-lettings.co.uk', 'Deep Link Lettings');
+    const browser = agent();
+    const asked = await browser.get('/dashboard/usage?from=bookmark').expect(303);
+    expect(asked.headers.location).toBe('/dashboard/sign-in?next=%2Fdashboard%2Fusage%3Ffrom%3Dbookmark');
+    const form = await browser.get(asked.headers.location).expect(200);
+    expect(form.text).toContain('<input type="hidden" name="next" value="/dashboard/usage?from=bookmark" />');
+    const signIn = (next: string) =>
+      browser
+        .post('/dashboard/sign-in')
+        .type('form')
+        .send({ _csrf: csrfOf(form.text), email: 'deep@dashboard-lettings.co.uk', password: PASSWORD, next })
+        .expect(303);
+    // A wrong password keeps the way back on the page shown again.
+    const wrong = await browser
+      .post('/dashboard/sign-in')
+      .type('form')
+      .send({
+        _csrf: csrfOf(form.text),
+        email: 'deep@dashboard-lettings.co.uk',
+        password: 'not it',
+        next: '/dashboard/usage',
+      })
+      .expect(401);
+    expect(wrong.text).toContain('<input type="hidden" name="next" value="/dashboard/usage" />');
+    expect((await signIn('/dashboard/usage?from=bookmark')).headers.location).toBe('/dashboard/usage?from=bookmark');
+    // Never another site, whatever the form says: the keys page, as without a way back.
+    for (const next of [
+      'https://evil.example/',
+      '//evil.example/dashboard',
+      '/dashboard/\\evil.example',
+      '/v1/units',
+    ]) {
+      expect((await signIn(next)).headers.location).toBe('/dashboard/keys');
+    }
+    // A POST's form is gone with its session: no way back to it.
+    const posted = await request(sut.app.getHttpServer())
+      .post('/dashboard/webhooks')
+      .type('form')
+      .send({ url: 'https://example.com/hooks' })
+      .expect(303);
+    expect(posted.headers.location).toBe('/dashboard/sign-in');
   });
 
   it('names the problem with a key form and creates nothing', async () => {

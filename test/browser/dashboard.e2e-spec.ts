@@ -226,6 +226,14 @@ describeBrowser('developer dashboard in Chromium', () => {
     expect(await page.getByRole('status').textContent()).toBe('Your session expired. Sign in again.');
     await expectAccessible(page);
     await screenshot(page, 'sign-in');
+    // A bookmarked page opened without a session: signing in brings the person back to it.
+    await page.goto(`${base}/dashboard/webhooks`);
+    expect(page.url()).toBe(`${base}/dashboard/sign-in?next=%2Fdashboard%2Fwebhooks`);
+    await page.getByLabel('Email').fill('idle@harbour-lettings.co.uk');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${base}/dashboard/webhooks`);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Webhooks');
     await context.close();
   });
 

@@ -22,4 +22,8 @@ export class SignInForm {
 
   @FormText('Password')
   password = '';
+
+  /** The page to go back to once signed in (hidden; `returnPath` decides whether it is one). */
+  @FormText('The page to return to')
+  next = '';
 }

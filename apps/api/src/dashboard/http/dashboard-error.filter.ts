@@ -1,9 +1,10 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Response } from 'express';
 import { aboutRequest } from '@app/common';
-import { DASHBOARD, type Viewer } from '../views/layout.js';
+import type { Viewer } from '../views/layout.js';
 import { errorPage } from '../views/pages.js';
 import { DashboardCookies } from './cookies.js';
+import { signInUrl } from './return-path.js';
 
 /** A failure a person can act on, shown as a page with its own title and message. */
 export class DashboardError extends Error {
@@ -30,7 +31,11 @@ export class PageError extends Error {
 
 /** No session, or one that expired: the person is sent to sign in (told so when it expired). */
 export class SignInRequired extends Error {
-  constructor(readonly expired: boolean) {
+  constructor(
+    readonly expired: boolean,
+    /** The page asked for, to go back to once signed in (`returnPathOf`). */
+    readonly next?: string,
+  ) {
     super('sign-in required');
   }
 }
@@ -62,7 +67,7 @@ export class DashboardErrorFilter implements ExceptionFilter {
     response.setHeader('Cache-Control', 'no-store');
     if (exception instanceof SignInRequired) {
       if (exception.expired) this.cookies.clearSession(response);
-      response.redirect(303, `${DASHBOARD}/sign-in${exception.expired ? '?reason=expired' : ''}`);
+      response.redirect(303, signInUrl(exception.expired ? 'expired' : undefined, exception.next));
       return;
     }
     if (exception instanceof PageError) {

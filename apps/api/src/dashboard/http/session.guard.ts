@@ -12,10 +12,14 @@ import { DashboardCookies } from './cookies.js';
 import { formRefused, SignInRequired } from './dashboard-error.filter.js';
 import { csrfFieldOf, type DashboardRequest } from './dashboard-request.js';
 import { sameToken } from './form-tokens.js';
+import { returnPathOf } from './return-path.js';
 
 export type Session = SignedInSession;
 
-/** The signed-in person behind the session cookie; without one, a redirect to sign in (`SignInRequired`). */
+/**
+ * The signed-in person behind the session cookie; without one, a redirect to sign in (`SignInRequired`) that
+ * brings the person back to the page asked for.
+ */
 @Injectable()
 export class SessionGuard implements CanActivate {
   constructor(
@@ -27,7 +31,9 @@ export class SessionGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<DashboardRequest>();
     const sessionId = this.cookies.session(request);
     const session = sessionId ? await this.sessions.find(sessionId) : undefined;
-    if (session === undefined || session === 'expired') throw new SignInRequired(session === 'expired');
+    if (session === undefined || session === 'expired') {
+      throw new SignInRequired(session === 'expired', returnPathOf(request));
+    }
     request.dashboardSession = session;
     return true;
   }

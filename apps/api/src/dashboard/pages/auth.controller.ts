@@ -13,6 +13,7 @@ import { SignedIn } from '../http/session.guard.js';
 import { SessionsService } from '../sessions.service.js';
 import { DASHBOARD, type Notice } from '../views/layout.js';
 import { signInPage, signUpPage } from '../views/auth-pages.js';
+import { returnPath } from '../http/return-path.js';
 
 const error = (text: string): Notice => ({ kind: 'error', text });
 
@@ -74,7 +75,7 @@ export class AuthController {
 
   @Get('sign-in')
   @BeforeSignIn()
-  signInForm(@FormToken() csrfToken: string, @Query('reason') reason?: string): string {
+  signInForm(@FormToken() csrfToken: string, @Query('reason') reason?: string, @Query('next') next?: unknown): string {
     const notice: Notice =
       reason === 'expired'
         ? { kind: 'info', text: 'Your session expired. Sign in again.' }
@@ -83,7 +84,7 @@ export class AuthController {
           : reason === 'signed-up'
             ? { kind: 'success', text: SIGNED_UP_NOTICE }
             : undefined;
-    return signInPage({ csrfToken, notice, signUpEnabled: this.signUpEnabled });
+    return signInPage({ csrfToken, notice, signUpEnabled: this.signUpEnabled, next: returnPath(next) });
   }
 
   @Post('sign-in')
@@ -96,10 +97,11 @@ export class AuthController {
     @Res({ passthrough: true }) response: Response,
   ): Promise<{ url: string } | undefined> {
     const { email, password } = submitted.form;
+    const next = returnPath(submitted.form.next);
     const again = (status: number, text: string, headers?: Record<string, string>) =>
       new PageError(
         status,
-        signInPage({ csrfToken, email, notice: error(text), signUpEnabled: this.signUpEnabled }),
+        signInPage({ csrfToken, email, notice: error(text), signUpEnabled: this.signUpEnabled, next }),
         headers,
       );
     if (!submitted.valid) throw again(400, submitted.problem);
@@ -116,8 +118,9 @@ export class AuthController {
     if (result.outcome === 'busy') throw again(429, refuse(response, result, 'sign-in'));
     if (result.outcome === 'wrong') throw again(401, 'Wrong email or password.');
     await this.beginSession(request, response, result.account);
-    // An account made by sign-up is welcomed at its first sign-in.
-    return result.welcome ? { url: `${DASHBOARD}/keys?welcome=1` } : undefined;
+    // An account made by sign-up is welcomed at its first sign-in; otherwise back to the page asked for, if any.
+    if (result.welcome) return { url: `${DASHBOARD}/keys?welcome=1` };
+    return next ? { url: next } : undefined;
   }
 
   @Post('sign-out')

@@ -71,6 +71,8 @@ export interface SignInView {
   email?: string;
   /** Whether sign-up is on (DASHBOARD_SIGNUP): the page offers to create an account only then. */
   signUpEnabled: boolean;
+  /** The dashboard page to go back to once signed in (`returnPath`). */
+  next?: string;
 }
 
 export function signInPage(view: SignInView): string {
@@ -81,7 +83,7 @@ export function signInPage(view: SignInView): string {
       <p class="lead">Manage your team's API keys and see how they are used.</p>
       ${notice(view.notice)}
       <form method="post" action="${DASHBOARD}/sign-in" novalidate>
-        ${csrfField(view.csrfToken)}
+        ${csrfField(view.csrfToken)} ${view.next ? html`<input type="hidden" name="next" value="${view.next}" />` : ''}
         <div class="field">
           <label for="email">Email</label>
           <input type="email" id="email" name="email" required autocomplete="username" value="${view.email ?? ''}" />
