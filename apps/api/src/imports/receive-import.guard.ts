@@ -7,7 +7,15 @@ import {
   Injectable,
 } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { ApiInputPipe, AppConfig, deferRefusal, mayDeferRefusal, rawBodyDigest, setBodyDigest } from '@app/common';
+import {
+  ApiInputPipe,
+  AppConfig,
+  deferRefusal,
+  deferWithDigest,
+  mayDeferRefusal,
+  rawBodyDigest,
+  setBodyDigest,
+} from '@app/common';
 import { CreateImportQuery } from './dto/create-import.query.js';
 import { bodyEncoding } from './body-text.js';
 import { importTooLarge, MAX_IMPORT_BYTES } from './import-receiver.js';
@@ -41,17 +49,13 @@ export class ReceiveImportGuard implements CanActivate {
     } catch (error) {
       // With an Idempotency-Key, the refusal is answered inside the key's transaction, stored under the body's
       // Content-Type and bytes: read and hashed here, before that transaction holds a connection (rawBodyDigest).
-      if (mayDeferRefusal(request, error)) {
-        const digest = await rawBodyDigest(request);
-        if (digest !== undefined && deferRefusal(request, error)) {
-          setBodyDigest(request, digest);
-          return true;
-        }
-        // Read through already (or its client gone): nothing left to drop.
+      if (!mayDeferRefusal(request, error)) {
+        // Refused before a byte of the body was read: the rest is read and dropped, so the refusal can be answered.
+        request.resume();
         throw error;
       }
-      // Refused before a byte of the body was read: the rest is read and dropped, so the refusal can be answered.
-      request.resume();
+      if (await deferWithDigest(request, error, () => rawBodyDigest(request))) return true;
+      // Read through already (or its client gone): nothing left to drop.
       throw error;
     }
     let body: Awaited<ReturnType<typeof spoolBody>>;

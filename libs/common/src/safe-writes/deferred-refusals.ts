@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Request } from 'express';
 import { describeFailure } from '../errors/all-exceptions.filter.js';
 import { ClientGoneError } from '../errors/domain-errors.js';
+import { setBodyDigest } from './body-digest.js';
 
 /** A valid Idempotency-Key (SafeWritesInterceptor refuses any other with 400, before it would store anything). */
 export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
@@ -31,6 +32,25 @@ export function deferRefusal(request: Request, refusal: unknown): boolean {
   if (!mayDeferRefusal(request, refusal)) return false;
   if (request.readableAborted || (request.readableDidRead && !request.readableEnded)) return false;
   deferred.set(request, refusal);
+  return true;
+}
+
+/**
+ * `deferRefusal`, for a refusal made by a guard that reads a streamed body: the refusal is left to be stored under
+ * the request's Idempotency-Key, known by the digest `digestOf` gives of what was sent (reading the body now, outside
+ * any transaction, if it must). True when it was left (the guard lets the request through to be refused there);
+ * false when the guard is to throw it as it is: no key, a refusal that is not stored, or a body that cannot be known
+ * (`digestOf` found none: a client gone before its end).
+ */
+export async function deferWithDigest(
+  request: Request,
+  refusal: unknown,
+  digestOf: () => Promise<string | undefined>,
+): Promise<boolean> {
+  if (!mayDeferRefusal(request, refusal)) return false;
+  const digest = await digestOf();
+  if (digest === undefined || !deferRefusal(request, refusal)) return false;
+  setBodyDigest(request, digest);
   return true;
 }
 

@@ -2,9 +2,8 @@ import { CanActivate, createParamDecorator, ExecutionContext, Injectable } from 
 import type { Request, Response } from 'express';
 import {
   callerOf,
-  deferRefusal,
+  deferWithDigest,
   isUuid,
-  mayDeferRefusal,
   rawBodyDigest,
   setBodyDigest,
   undeclaredQueryRefusal,
@@ -37,11 +36,8 @@ export class ReceiveUploadGuard implements CanActivate {
     // refused it already): refused before anything is stored, inside the key's transaction, under what was sent.
     const queryRefusal = undeclaredQueryRefusal(context);
     if (queryRefusal) {
-      if (!mayDeferRefusal(request, queryRefusal)) throw queryRefusal;
-      const digest = await this.uploads.digestWithoutStoring(request);
-      if (digest === undefined || !deferRefusal(request, queryRefusal)) throw queryRefusal;
-      setBodyDigest(request, digest);
-      return true;
+      if (await deferWithDigest(request, queryRefusal, () => this.uploads.digestWithoutStoring(request))) return true;
+      throw queryRefusal;
     }
     let upload: StoredUpload;
     try {
@@ -50,16 +46,13 @@ export class ReceiveUploadGuard implements CanActivate {
       // With an Idempotency-Key, the refusal is answered inside the key's transaction, stored under what the
       // upload sent (deferRefusal). A work order found missing before the body was read: the body is read for it.
       // (Read here, before that transaction holds a connection.) Another Content-Type: its own bytes or JSON value.
-      if (!mayDeferRefusal(request, refusal)) throw refusal;
-      let digest = refusedUploadDigestOf(refusal);
-      if (digest === undefined && !request.readableDidRead) {
-        digest = request.is('multipart/form-data')
-          ? await this.uploads.digestWithoutStoring(request)
-          : await rawBodyDigest(request);
-      }
-      if (digest === undefined || !deferRefusal(request, refusal)) throw refusal;
-      setBodyDigest(request, digest);
-      return true;
+      const digestOf = async (): Promise<string | undefined> => {
+        const known = refusedUploadDigestOf(refusal);
+        if (known !== undefined || request.readableDidRead) return known;
+        return request.is('multipart/form-data') ? this.uploads.digestWithoutStoring(request) : rawBodyDigest(request);
+      };
+      if (await deferWithDigest(request, refusal, digestOf)) return true;
+      throw refusal;
     }
     received.set(request, upload);
     // "The same body" for an Idempotency-Key retry: the same file (by its bytes and name) and the same fields.
