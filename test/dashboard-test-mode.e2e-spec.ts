@@ -280,11 +280,21 @@ describe('dashboard test mode over HTTP', () => {
     }
     expect(await unitsOf(sandbox.id)).toBe(1); // the sandbox import's unit
 
-    const loaded = await browser
+    // The page's buttons ask first, on a page of their own; that page's POST does it.
+    expect(page.text).toContain('<form method="get" action="/dashboard/sandbox/reset">');
+    const confirm = await browser.get('/dashboard/sandbox/reset?sampleData=yes').expect(200);
+    expect(textOf(confirm.text)).toContain('Load sample data into the sandbox?');
+    expect(textOf(confirm.text)).toContain('This cannot be undone.');
+    expect(confirm.text).toContain('<a class="button secondary" href="/dashboard/sandbox">Cancel</a>');
+    expect(await unitsOf(sandbox.id)).toBe(1);
+    await browser.get('/dashboard/sandbox/reset?sampleData=maybe').expect(404);
+    await browser
       .post('/dashboard/sandbox/reset')
       .type('form')
-      .send({ _csrf: csrfOf(page.text), sampleData: 'yes' })
-      .expect(200);
+      .send({ _csrf: csrfOf(confirm.text), sampleData: 'yes' })
+      .expect(303)
+      .expect('Location', '/dashboard/sandbox');
+    const loaded = await browser.get('/dashboard/sandbox').expect(200);
     const sandboxUnits = await unitsOf(sandbox.id);
     expect(sandboxUnits).toBe(SAMPLE_COUNTS.units);
     expect(textOf(loaded.text)).toContain(`Sample data loaded: `);
@@ -302,12 +312,19 @@ describe('dashboard test mode over HTTP', () => {
       imports: '0',
     });
     expect(await unitsOf(liveTeamId)).toBe(liveUnits);
+    // The result is said once: reloading the page resets nothing again and says nothing more.
+    const reloaded = await browser.get('/dashboard/sandbox').expect(200);
+    expect(textOf(reloaded.text)).not.toContain('Sample data loaded');
 
-    const reset = await browser
+    expect(textOf((await browser.get('/dashboard/sandbox/reset?sampleData=no').expect(200)).text)).toContain(
+      'Reset the sandbox?',
+    );
+    await browser
       .post('/dashboard/sandbox/reset')
       .type('form')
       .send({ _csrf: csrfOf(loaded.text), sampleData: 'no' })
-      .expect(200);
+      .expect(303);
+    const reset = await browser.get('/dashboard/sandbox').expect(200);
     expect(textOf(reset.text)).toContain('The sandbox is reset: it holds no records and no imports now.');
     expect(await unitsOf(sandbox.id)).toBe(0);
     // The live team keeps its records, imports, keys and webhooks; the sandbox keeps its keys and endpoints.

@@ -91,6 +91,12 @@ describeBrowser('dashboard test mode in Chromium', () => {
     expect(await axeViolations(page)).toEqual([]);
 
     await page.getByRole('button', { name: 'Load sample data' }).click();
+    // It asks first: the sandbox's records are deleted before the sample is loaded.
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Load sample data into the sandbox?');
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'sandbox-confirm');
+    await page.getByRole('button', { name: 'Load sample data' }).click();
+    await page.waitForURL(`${base}/dashboard/sandbox`);
     const result = page.getByRole('status');
     expect(await result.innerText()).toContain(
       `Sample data loaded: ${SAMPLE_COUNTS.landlords} landlords, ${SAMPLE_COUNTS.contractors} contractors, ` +

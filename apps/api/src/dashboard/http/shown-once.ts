@@ -4,8 +4,11 @@ import type { Request, Response } from 'express';
 import { AppConfig, serverSecret } from '@app/common';
 import { cookiesOf, DashboardCookies } from './cookies.js';
 
-/** What a POST made that its next page shows once, by slot: a new API key, a webhook endpoint's new secret. */
-export type ShownOnceSlot = 'new_key' | 'new_secret';
+/**
+ * What a POST made that its next page shows once, by slot: a new API key, a webhook endpoint's new secret, what a
+ * sandbox reset did.
+ */
+export type ShownOnceSlot = 'new_key' | 'new_secret' | 'sandbox_result';
 
 /** Long enough for the redirect that follows the POST, short enough not to outlive a forgotten tab by much. */
 const MAX_AGE_MS = 5 * 60 * 1000;

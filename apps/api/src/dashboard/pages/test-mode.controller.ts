@@ -1,5 +1,5 @@
-import { Get, HttpCode, Post, Redirect, Req } from '@nestjs/common';
-import type { Request } from 'express';
+import { Get, Post, Query, Redirect, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
 import type { Actor } from '@app/common';
 import { ApiKeysService } from '../../api-keys/index.js';
 import { SandboxService } from '../../sandbox/index.js';
@@ -9,14 +9,15 @@ import { DashboardCookies } from '../http/cookies.js';
 import { DashboardError } from '../http/dashboard-error.filter.js';
 import { DashboardPages } from '../http/dashboard-pages.decorator.js';
 import { Session, viewerOf } from '../http/session.guard.js';
+import { ShownOnce } from '../http/shown-once.js';
 import { SessionsService } from '../sessions.service.js';
 import { DASHBOARD, type Notice } from '../views/layout.js';
-import { sandboxPage, sandboxResult } from '../views/sandbox-page.js';
+import { sandboxConfirmPage, sandboxPage, sandboxResult } from '../views/sandbox-page.js';
 
 /**
  * Test mode (issue 26): the header's switch, kept with the session, and the sandbox's page with "Reset sandbox"
- * and "Load sample data". Every other page shows the sandbox in test mode by itself: the session's `teamId` is
- * the sandbox's then.
+ * and "Load sample data" (each asks first on a page of its own, then redirects back with what it did). Every other
+ * page shows the sandbox in test mode by itself: the session's `teamId` is the sandbox's then.
  */
 @DashboardPages(undefined, { signedIn: true })
 export class TestModeController {
@@ -25,6 +26,7 @@ export class TestModeController {
     private readonly sandboxes: SandboxService,
     private readonly sessions: SessionsService,
     private readonly cookies: DashboardCookies,
+    private readonly shownOnce: ShownOnce,
   ) {}
 
   @Post('test-mode')
@@ -48,17 +50,30 @@ export class TestModeController {
   }
 
   @Get('sandbox')
-  show(@Session() session: Session): string {
+  show(@Session() session: Session, @Req() request: Request, @Res({ passthrough: true }) response: Response): string {
     this.requireTestMode(session);
-    return sandboxPage({ viewer: viewerOf(session), sandboxTeamId: session.teamId });
+    // What the reset just done did, once (post/redirect/get: a reload resets nothing again).
+    const notice = this.shownOnce.take<NonNullable<Notice>>(request, response, 'sandbox_result', session.csrfToken);
+    return sandboxPage({ viewer: viewerOf(session), sandboxTeamId: session.teamId, notice });
+  }
+
+  /** A reset cannot be undone: its button asks first, on a page of its own. */
+  @Get('sandbox/reset')
+  confirmReset(@Session() session: Session, @Query('sampleData') sampleData?: unknown): string {
+    this.requireTestMode(session);
+    if (sampleData !== 'yes' && sampleData !== 'no') {
+      throw new DashboardError(404, 'Page not found', 'There is no such page in the dashboard.', viewerOf(session));
+    }
+    return sandboxConfirmPage(viewerOf(session), sampleData === 'yes');
   }
 
   @Post('sandbox/reset')
-  @HttpCode(200)
+  @Redirect(`${DASHBOARD}/sandbox`, 303)
   async reset(
     @Session() session: Session,
     @Form(SandboxResetForm) submitted: Submitted<SandboxResetForm>,
-  ): Promise<string> {
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<void> {
     // The form has only its button's hidden field: an invalid one was not sent by the page, so it is not shown again.
     if (!submitted.valid || submitted.form.sampleData === '') {
       const problem = submitted.valid ? 'Choose whether to load the sample data.' : submitted.problem;
@@ -70,7 +85,7 @@ export class TestModeController {
     const sampleData = submitted.form.sampleData === 'yes';
     const result = await this.sandboxes.resetTeam(sandboxTeamId, this.authorOf(session), sampleData);
     const notice: Notice = { kind: 'success', text: sandboxResult(result) };
-    return sandboxPage({ viewer: viewerOf(session), sandboxTeamId, notice });
+    this.shownOnce.keep(response, 'sandbox_result', session.csrfToken, notice);
   }
 
   /**

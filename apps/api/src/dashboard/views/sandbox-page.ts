@@ -23,7 +23,6 @@ export function sandboxResult({ sampleData, records }: SandboxResetResponse): st
 
 /** Test mode's Sandbox page: what the sandbox is, and its two resets. */
 export function sandboxPage(view: SandboxView): string {
-  const token = csrfField(view.viewer.csrfToken);
   return page(
     { title: 'Sandbox', viewer: view.viewer, current: 'sandbox' },
     html`<h1>Sandbox</h1>
@@ -39,8 +38,8 @@ export function sandboxPage(view: SandboxView): string {
           Empties the sandbox, then fills it with a small sample portfolio: landlords, contractors, units, tenants and
           work orders in every status, with notes.
         </p>
-        <form method="post" action="${DASHBOARD}/sandbox/reset">
-          ${token}<input type="hidden" name="sampleData" value="yes" />
+        <form method="get" action="${DASHBOARD}/sandbox/reset">
+          <input type="hidden" name="sampleData" value="yes" />
           <button type="submit" aria-describedby="sample-hint">Load sample data</button>
         </form>
       </section>
@@ -50,10 +49,39 @@ export function sandboxPage(view: SandboxView): string {
           Deletes every record of the sandbox (with its notes, attachments and history) and its imports. Its test keys,
           webhook endpoints and events feed stay. Your live team is never touched.
         </p>
-        <form method="post" action="${DASHBOARD}/sandbox/reset">
-          ${token}<input type="hidden" name="sampleData" value="no" />
+        <form method="get" action="${DASHBOARD}/sandbox/reset">
+          <input type="hidden" name="sampleData" value="no" />
           <button type="submit" class="danger" aria-describedby="reset-hint">Reset sandbox</button>
         </form>
       </section>`,
+  );
+}
+
+/** What a reset deletes, said on its confirmation page. */
+const DELETED =
+  'every record of the sandbox (with its notes, attachments and history) and its imports are deleted; its test ' +
+  'keys, webhook endpoints and events feed stay, and your live team is never touched';
+
+/** The confirmation a reset asks for first (it cannot be undone): the button that does it, or Cancel. */
+export function sandboxConfirmPage(viewer: Viewer, sampleData: boolean): string {
+  const action = sampleData ? 'Load sample data' : 'Reset sandbox';
+  return page(
+    { title: action, viewer, current: 'sandbox', narrow: true },
+    html`<div class="card">
+      <h1>${sampleData ? 'Load sample data into the sandbox?' : 'Reset the sandbox?'}</h1>
+      <p>
+        ${
+          sampleData
+            ? `First ${DELETED}. Then the sample portfolio is loaded.`
+            : `${DELETED.charAt(0).toUpperCase()}${DELETED.slice(1)}.`
+        }
+        This cannot be undone.
+      </p>
+      <form method="post" action="${DASHBOARD}/sandbox/reset" class="actions">
+        ${csrfField(viewer.csrfToken)}<input type="hidden" name="sampleData" value="${sampleData ? 'yes' : 'no'}" />
+        <button type="submit" class="danger">${action}</button>
+        <a class="button secondary" href="${DASHBOARD}/sandbox">Cancel</a>
+      </form>
+    </div>`,
   );
 }
