@@ -81,12 +81,12 @@ describe('dashboard forms, malformed, on every POST route', () => {
       .post('/dashboard/keys')
       .type('form')
       .send({ _csrf: token, name: 'k', access: 'read_write' })
-      .expect(201);
+      .expect(303);
     await browser
       .post('/dashboard/webhooks')
       .type('form')
       .send({ _csrf: token, url: 'http://127.0.0.1:9/hook' })
-      .expect(201);
+      .expect(303);
     [{ id: ids.key }] = await sut.sql<{ id: string }>('SELECT id FROM api_keys');
     [{ id: ids.endpoint }] = await sut.sql<{ id: string }>('SELECT id FROM webhook_endpoints');
     await browser.post(`/dashboard/webhooks/${ids.endpoint}/test`).type('form').send({ _csrf: token }).expect(303);
