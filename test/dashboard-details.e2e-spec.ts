@@ -194,6 +194,11 @@ describe('dashboard details over HTTP', () => {
       .type('form')
       .send(`_csrf=${token}&url=http%3A%2F%2F127.0.0.1%3A9%2Fhooks&types=unit.created&types=work_order.deleted`)
       .expect(303);
+    // The new endpoint's secret, once, on the list the POST redirects to.
+    const listed = (await browser.get('/dashboard/webhooks').expect(200)).text;
+    expect(listed).toContain('Endpoint added: http://127.0.0.1:9/hooks');
+    expect(listed).toMatch(/id="new-secret">whsec_/);
+    expect((await browser.get('/dashboard/webhooks').expect(200)).text).not.toContain('new-secret');
     const [endpoint] = await sut.sql<{ id: string; types: string[] }>('SELECT id, types FROM webhook_endpoints');
     expect(endpoint.types).toEqual(['unit.created', 'work_order.deleted']);
     const edit = (await browser.get(`/dashboard/webhooks/${endpoint.id}`).expect(200)).text;

@@ -312,6 +312,17 @@ describe('imports', () => {
     expect(expectError(await postBytes(csv, 'text/csv; charset=klingon'), 415)).toBe(
       'Unsupported charset klingon: send UTF-8, or a charset such as windows-1252 or iso-8859-1',
     );
+    // With an Idempotency-Key the refusal is stored; the same bytes read in another charset are another request.
+    const keyed = (type: string) =>
+      sut
+        .http()
+        .post('/v1/imports?resource=units')
+        .set(...bearer(team))
+        .set('Idempotency-Key', 'import-charset-retry')
+        .set('Content-Type', type)
+        .send(csv);
+    expectError(await keyed('text/csv'), 400);
+    expect(expectError(await keyed('text/csv; charset=windows-1252'), 422)).toMatch(/different request/);
     const result = await imported('units', csv, 'text/csv; charset=windows-1252');
     expect(result).toMatchObject({ status: 'succeeded', createdCount: 1, failedCount: 0 });
     expect((await list('/v1/units?externalRef=U-LAT')).data).toEqual([

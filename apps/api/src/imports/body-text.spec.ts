@@ -95,6 +95,13 @@ describe('asUtf8', () => {
     expect(await read(asUtf8(Readable.from([Buffer.from('a,Caf\xe9\n', 'latin1')]), 'windows-1252'))).toBe('a,Café\n');
   });
 
+  it('decodes windows-1252 where it differs from Latin-1 (€ and curly quotes), one byte per chunk', async () => {
+    // A one-shot decode of these bytes reads them as C1 controls on some Node versions; the streamed one is right.
+    const bytes1252 = Buffer.from([0x49, 0x92, 0x6d, 0x20, 0x80, 0x35, 0x20, 0x93, 0x71, 0x94]);
+    const chunks = [...bytes1252].map((byte) => Buffer.from([byte]));
+    expect(await read(asUtf8(Readable.from(chunks), 'windows-1252'))).toBe('I’m €5 “q”');
+  });
+
   it('fails with a 400 at the first byte that is not text', async () => {
     await expect(read(asUtf8(Readable.from([bytes('ok\n', [0xe9, 0x41])]), 'utf-8'))).rejects.toThrow(
       new BadRequestException(

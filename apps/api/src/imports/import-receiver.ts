@@ -158,13 +158,16 @@ export async function receiveImportRows(
   write: (rows: StoredImportRow[]) => Promise<void>,
   encoding = 'utf-8',
 ): Promise<number> {
-  const source = asUtf8(limited(body), encoding);
+  const within = limited(body);
+  const source = asUtf8(within, encoding);
   const rows = format === 'csv' ? csvRows(source, columns) : ndjsonRows(source, columns);
   let batch: StoredImportRow[] = [];
   let total = 0;
   for await (const row of rows) {
     if (++total > MAX_IMPORT_ROWS) {
+      // Both streams between the body and the rows, so that the rest of the body drains.
       source.destroy();
+      within.destroy();
       body.resume();
       throw tooManyRows();
     }

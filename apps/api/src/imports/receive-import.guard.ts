@@ -6,6 +6,7 @@ import {
   HttpStatus,
   Injectable,
 } from '@nestjs/common';
+import { hash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import {
   ApiInputPipe,
@@ -72,8 +73,9 @@ export class ReceiveImportGuard implements CanActivate {
       throw error;
     }
     received.set(request, new ReceivedRows(body.rows, context.switchToHttp().getResponse<Response>()));
-    // "The same body" for an Idempotency-Key retry: the same bytes.
-    setBodyDigest(request, body.digest);
+    // "The same body" for an Idempotency-Key retry: the same bytes, read the same way (the format and the charset
+    // decide what they say: a retry naming another charset is another request).
+    setBodyDigest(request, importDigest(request, body.digest));
     return true;
   }
 
@@ -90,6 +92,13 @@ export class ReceiveImportGuard implements CanActivate {
     if (Number(request.headers['content-length'] ?? 0) > MAX_IMPORT_BYTES) throw importTooLarge();
     await this.queryPipe.transform(request.query, { type: 'query', metatype: CreateImportQuery });
   }
+}
+
+/** What an import sent, for its Idempotency-Key: its format, the encoding its bytes are read in, and their digest. */
+function importDigest(request: Request, bytesDigest: string): string {
+  const format = request.is('application/x-ndjson') ? 'ndjson' : 'csv';
+  const encoding = bodyEncoding(request.headers['content-type']);
+  return hash('sha256', `${format}\n${encoding}\n${bytesDigest}`, 'hex');
 }
 
 /** The rows `ReceiveImportGuard` received for this request: the route takes them (`take`) before anything else. */

@@ -8,6 +8,7 @@ describe('returnPath', () => {
     '/dashboard/usage?key=all',
     '/dashboard/imports/',
     '/dashboard/keys/0b7c3c9e-3f0a-4d53-9a51-2f0c1b9f6e11/roll',
+    '/dashboard/usage?q=a%20b',
   ])('goes back to the dashboard page %s', (path) => {
     expect(returnPath(path)).toBe(path);
   });
@@ -28,6 +29,11 @@ describe('returnPath', () => {
     ['sign-up', '/dashboard/sign-up'],
     ['something too long', `/dashboard/usage?${'a'.repeat(1100)}`],
     ['no text', ['/dashboard/usage']],
+    ['a dot segment climbing out', '/dashboard/../v1/units'],
+    ['a dot segment to the root', '/dashboard/..'],
+    ['an escaped dot segment', '/dashboard/%2e%2e/v1/units'],
+    ['a dot segment around the excluded pages', '/dashboard/./sign-in'],
+    ['an escaped letter around the excluded pages', '/dashboard/%73ign-in'],
   ])('refuses %s', (_why, value) => {
     expect(returnPath(value)).toBeUndefined();
   });

@@ -6,15 +6,23 @@ const DASHBOARD_PATH = new RegExp(`^${DASHBOARD}(?:/[\\w\\-.~%!$&'()*+,;=:@/]*)?
 /** Where signing in lands anyway, and the pages that sign in, up or out: never a way back. */
 const NOT_RETURNED_TO = new RegExp(`^${DASHBOARD}(?:/?|/keys/?|/sign-(?:in|up|out)(?:[/?].*)?)$`);
 
+/** Any origin will do: only how a browser would resolve the path against it matters. */
+const SOME_ORIGIN = 'http://dashboard.invalid';
+
 /**
  * Where to send a person once signed in: `value` when it is a page of this dashboard (a path on this very origin,
- * never another site, `//host` or a backslash a browser would read as one), else undefined. Sign-in, sign-up and
- * sign-out, and the keys page every sign-in lands on anyway, are no way back.
+ * never another site, `//host` or a backslash a browser would read as one), else undefined. It must read as a
+ * browser would resolve it (no `.` or `..` segment, spelled out or as `%2e`, to climb out of the dashboard) and
+ * spell its path plainly (no percent-escapes there: no dashboard page needs one). Sign-in, sign-up and sign-out, and
+ * the keys page every sign-in lands on anyway, are no way back.
  */
 export function returnPath(value: unknown): string | undefined {
   if (typeof value !== 'string' || value.length > 1024 || value.includes('//')) return undefined;
   if (!DASHBOARD_PATH.test(value) || NOT_RETURNED_TO.test(value)) return undefined;
-  return value;
+  const [path] = value.split('?', 1);
+  if (path.includes('%')) return undefined;
+  const resolved = new URL(value, SOME_ORIGIN);
+  return `${resolved.pathname}${resolved.search}` === value ? value : undefined;
 }
 
 /** The page a request without a session asked for, to return to after sign-in: GET and HEAD only (a POST's form is gone). */

@@ -37,10 +37,17 @@ function endpointInput(form: EndpointFormFields): {
 }
 
 /**
- * A new signing secret on its way to the page that shows it once (`ShownOnce`), with what to say beside it: the
- * list's (an endpoint added) or its endpoint's (a secret rotated), and no other.
+ * A new signing secret on its way to the page that shows it once (`ShownOnce`): the list's (an endpoint added) or
+ * its endpoint's (a secret rotated), and no other. Only ids and the secret travel (the cookie stays small whatever
+ * the endpoint's URL); the page says the rest.
  */
-type NewSecret = Pick<PageView, 'notice'> & { shown: ShownSecret; endpointId?: string };
+interface NewSecret {
+  endpointId: string;
+  secret: string;
+  rotated: boolean;
+}
+
+const ROTATED_NOTICE: Notice = { kind: 'info', text: 'The old secret also signs deliveries for the next 24 hours.' };
 
 /**
  * Webhooks: the team's endpoints, one endpoint's page with its actions, and its delivery log. A new signing secret
@@ -60,7 +67,8 @@ export class WebhooksController {
     @Req() request: Request,
     @Res({ passthrough: true }) response: Response,
   ): Promise<string> {
-    return this.listPage(session, this.newSecret(session, request, response, undefined) ?? {});
+    const kept = this.newSecret(session, request, response);
+    return this.listPage(session, {}, kept && !kept.rotated ? kept : undefined);
   }
 
   @Post()
@@ -76,9 +84,7 @@ export class WebhooksController {
     if (!submitted.valid) throw await refuse(submitted.problem);
     try {
       const created = await this.webhooks.create(session.teamId, endpointInput(form));
-      this.keepSecret(response, session, {
-        shown: { title: `Endpoint added: ${created.url}`, secret: created.secret },
-      });
+      this.keepSecret(response, session, { endpointId: created.id, secret: created.secret, rotated: false });
     } catch (error) {
       if (error instanceof DomainError) throw await refuse(error.message);
       throw error;
@@ -93,9 +99,11 @@ export class WebhooksController {
     @Res({ passthrough: true }) response: Response,
     @Query('done') done?: string,
   ): Promise<string> {
-    const view = this.newSecret(session, request, response, id.toLowerCase()) ?? {
-      notice: done ? DONE[done] : undefined,
-    };
+    const kept = this.newSecret(session, request, response);
+    const view: PageView =
+      kept?.rotated && kept.endpointId === id.toLowerCase()
+        ? { shown: { title: 'New signing secret', secret: kept.secret }, notice: ROTATED_NOTICE }
+        : { notice: done ? DONE[done] : undefined };
     return this.endpointPage(session, id, view);
   }
 
@@ -131,11 +139,7 @@ export class WebhooksController {
     const rotated = await this.webhooks.rotateSecret(session.teamId, id).catch((error: unknown) => {
       throw this.asPageError(error, session);
     });
-    this.keepSecret(response, session, {
-      endpointId: id,
-      shown: { title: 'New signing secret', secret: rotated.secret },
-      notice: { kind: 'info', text: 'The old secret also signs deliveries for the next 24 hours.' },
-    });
+    this.keepSecret(response, session, { endpointId: id, secret: rotated.secret, rotated: true });
     return { url: `${DASHBOARD}/webhooks/${id}` };
   }
 
@@ -181,20 +185,20 @@ export class WebhooksController {
     this.shownOnce.keep(response, 'new_secret', session.csrfToken, secret);
   }
 
-  /** The new secret a POST of this session kept for this page (the list's, or endpoint `endpointId`'s), once. */
-  private newSecret(
-    session: Session,
-    request: Request,
-    response: Response,
-    endpointId: string | undefined,
-  ): PageView | undefined {
-    const kept = this.shownOnce.take<NewSecret>(request, response, 'new_secret', session.csrfToken);
-    return kept && kept.endpointId === endpointId ? { shown: kept.shown, notice: kept.notice } : undefined;
+  /** The new secret a POST of this session kept for the next page, once. */
+  private newSecret(session: Session, request: Request, response: Response): NewSecret | undefined {
+    return this.shownOnce.take<NewSecret>(request, response, 'new_secret', session.csrfToken);
   }
 
-  private async listPage(session: Session, view: PageView): Promise<string> {
+  /** The list, with the secret of the endpoint just `added` shown once. */
+  private async listPage(session: Session, view: PageView, added?: NewSecret): Promise<string> {
     const endpoints = await this.webhooks.list(session.teamId, { page: 1, pageSize: 50 });
-    return webhooksPage({ viewer: viewerOf(session), endpoints: endpoints.data, ...view });
+    const url = added && endpoints.data.find((endpoint) => endpoint.id === added.endpointId)?.url;
+    const shown: ShownSecret | undefined = added && {
+      title: url ? `Endpoint added: ${url}` : 'Endpoint added',
+      secret: added.secret,
+    };
+    return webhooksPage({ viewer: viewerOf(session), endpoints: endpoints.data, ...view, ...(shown ? { shown } : {}) });
   }
 
   private async endpointPage(session: Session, rawId: string, view: PageView): Promise<string> {
