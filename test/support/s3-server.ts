@@ -30,6 +30,28 @@ export interface TestS3Server {
   close(): Promise<void>;
 }
 
+/** The part of s3rver's file store this module reaches into. */
+interface S3rverStore {
+  getResourcePath(bucket: string, key: string, resource: string): string;
+  deleteObject(bucket: string, key: string): Promise<void>;
+}
+
+/**
+ * s3rver's DeleteObject removes the object's folder once it is empty, racing a PutObject into that folder which has
+ * just made it: the PUT's file then fails to open (ENOENT) on a write stream with no error listener, an uncaught
+ * exception that ends the test run (seen with a team's last object deleted while another upload of the team began).
+ * Its objects' files are removed as before; the empty folders, which hold no object, are left.
+ */
+function leaveEmptyFolders(s3rver: S3rver): void {
+  const store = (s3rver as unknown as { store: S3rverStore }).store;
+  store.deleteObject = async (bucket, key) => {
+    const files = ['object', 'object.md5', 'metadata.json'].map((resource) =>
+      store.getResourcePath(bucket, key, resource),
+    );
+    await Promise.all(files.map((file) => rm(file, { force: true })));
+  };
+}
+
 /**
  * A real S3-compatible server (s3rver, from npm) in this process: a free port on 127.0.0.1, its objects in a new
  * temporary folder, one empty bucket made through the SDK as an operator would.
@@ -41,6 +63,7 @@ export async function startS3Server(bucket = 'attachments'): Promise<TestS3Serve
   const directory = await mkdtemp(join(tmpdir(), 's3rver-'));
   const uploads = join(directory, bucket, '._S3rver_uploads');
   const s3rver = new S3rver({ directory, silent: true });
+  leaveEmptyFolders(s3rver);
   const handle = s3rver.callback();
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const uploadId = new URL(request.url ?? '/', 'http://s3').searchParams.get('uploadId');
