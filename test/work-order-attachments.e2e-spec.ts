@@ -175,6 +175,37 @@ describe.each(STORAGE_DRIVERS)('work order attachments (%s storage)', (_driver, 
     );
   });
 
+  it('keeps a legacy form’s Windows-1252 file name as meant, and refuses a description that is not UTF-8', async () => {
+    const boundary = 'legacy-form';
+    const body = (description: string, fileName: Buffer) =>
+      Buffer.concat([
+        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="description"\r\n\r\n`),
+        Buffer.from(description, 'latin1'),
+        Buffer.from(`\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="`),
+        fileName,
+        Buffer.from('"\r\nContent-Type: image/png\r\n\r\n'),
+        PNG,
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]);
+    const send = (bytes: Buffer) =>
+      sut
+        .http()
+        .post(pathOf(workOrderId))
+        .set(...bearer(team))
+        .set('Content-Type', `multipart/form-data; boundary=${boundary}`)
+        .send(bytes);
+    const before = await objectCount();
+    // "Café" in Latin-1: stored before as "Caf\uFFFD", the text lost unseen.
+    const refused = await send(body('Caf\xe9 ceiling', Buffer.from('photo.png')));
+    expect(expectError(refused, 400)).toBe(
+      'description must be UTF-8 text (its bytes are not: read so, they were U+FFFD)',
+    );
+    expect(await objectCount()).toBe(before);
+    const stored = await send(body('Ceiling', Buffer.from('Caf\xe9 \x80.png', 'latin1')));
+    expect(stored.status).toBe(201);
+    expect((stored.body as { data: Attachment }).data.fileName).toBe('Café €.png');
+  });
+
   it('answers 403 with the one error text for any URL not exactly as signed, never 400', async () => {
     const { downloadUrl } = ((await upload(PNG, { name: 'signed.png' })).body as { data: Attachment }).data;
     const url = new URL(downloadUrl);

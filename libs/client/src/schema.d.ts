@@ -9828,7 +9828,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No `file` part (or one sent as a text field, without a file name), an unknown or repeated part or field, a `noteId` that is not a UUID or not a note of this work order, a `description` over 500 characters or holding a NUL character, or a work order id that is not a UUID; nothing was stored */
+            /** @description No `file` part (or one sent as a text field, without a file name), an unknown or repeated part or field, a `noteId` that is not a UUID or not a note of this work order, a `description` over 500 characters or holding a NUL character, a text field whose bytes are not UTF-8 (or not text in the charset its part names), or a work order id that is not a UUID; nothing was stored */
             400: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */

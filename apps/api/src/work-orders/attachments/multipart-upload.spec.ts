@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import type { IncomingMessage } from 'node:http';
 import { PassThrough, type Readable } from 'node:stream';
 import { BadRequestException } from '@nestjs/common';
-import { receiveUpload } from './multipart-upload.js';
+import { fieldTextFault, partNameText, receiveUpload } from './multipart-upload.js';
 
 const BOUNDARY = 'spec-boundary';
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(4096, 3)]);
@@ -141,5 +141,76 @@ describe('receiveUpload', () => {
     body.destroy();
     release();
     await expect(received).rejects.toBeInstanceOf(BadRequestException);
+  });
+
+  /** One upload whose parts' headers and values are given as bytes (a legacy client's Latin-1, say). */
+  const rawUpload = (description: Buffer, disposition: Buffer, partType = ''): Buffer =>
+    Buffer.concat([
+      Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="description"\r\n${partType}\r\n`),
+      description,
+      Buffer.from(`\r\n--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; `),
+      disposition,
+      Buffer.from('\r\nContent-Type: image/png\r\n\r\n'),
+      PNG,
+      Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
+    ]);
+  const send = async (bytes: Buffer) => {
+    const body = request();
+    const { stored, store } = memoryStore();
+    const received = receiveUpload(body as unknown as IncomingMessage, store).catch((failure: unknown) => failure);
+    body.end(bytes);
+    return { result: await received, stored };
+  };
+
+  it('refuses a text field whose bytes are not UTF-8 (400 naming it), where it was stored with U+FFFD', async () => {
+    const { result } = await send(rawUpload(Buffer.from('Caf\xe9 ceiling', 'latin1'), Buffer.from('filename="a.png"')));
+    expect(result).toBeInstanceOf(BadRequestException);
+    expect((result as BadRequestException).message).toBe(
+      'description must be UTF-8 text (its bytes are not: read so, they were U+FFFD)',
+    );
+    // A part that names its charset is read in it: UTF-8 declared and sent, Latin-1 declared and sent.
+    const utf8 = await send(
+      rawUpload(
+        Buffer.from('Quote £250', 'utf8'),
+        Buffer.from('filename="a.png"'),
+        'Content-Type: text/plain; charset=utf-8\r\n',
+      ),
+    );
+    expect(utf8.result).toMatchObject({ fields: { description: 'Quote £250' } });
+    const latin1 = await send(
+      rawUpload(
+        Buffer.from('Quote £250', 'latin1'),
+        Buffer.from('filename="a.png"'),
+        'Content-Type: text/plain; charset=iso-8859-1\r\n',
+      ),
+    );
+    expect(latin1.result).toMatchObject({ fields: { description: 'Quote £250' } });
+  });
+
+  it('keeps a file name as meant: raw UTF-8, RFC 5987, or else a legacy form’s Windows-1252, never U+FFFD', async () => {
+    const named = async (disposition: Buffer) =>
+      ((await send(rawUpload(Buffer.from('Leak'), disposition))).result as { file: { fileName: string } }).file
+        .fileName;
+    expect(await named(Buffer.from('filename="Café 日本.png"', 'utf8'))).toBe('Café 日本.png');
+    expect(await named(Buffer.from('filename="Caf\xe9 \x80 quote.png"', 'latin1'))).toBe('Café € quote.png');
+    expect(await named(Buffer.from("filename*=UTF-8''%E6%97%A5%E6%9C%AC.png"))).toBe('日本.png');
+    expect(await named(Buffer.from("filename*=UTF-8''Caf%C3%A9.png"))).toBe('Café.png');
+  });
+});
+
+describe('partNameText', () => {
+  it('reads a name’s raw bytes as UTF-8 or else Windows-1252, and leaves a decoded one as it is', () => {
+    expect(partNameText('photo.png')).toBe('photo.png');
+    expect(partNameText(Buffer.from('naïve.png', 'utf8').toString('latin1'))).toBe('naïve.png');
+    expect(partNameText(Buffer.from([0x93, 0x71, 0x94, 0x2e, 0x70, 0x6e, 0x67]).toString('latin1'))).toBe('“q”.png');
+    expect(partNameText('日本.png')).toBe('日本.png');
+  });
+});
+
+describe('fieldTextFault', () => {
+  it('names the field for a value that lost its bytes, and passes any other text', () => {
+    expect(fieldTextFault('description', 'Under the sink — £5 ✓')).toBeUndefined();
+    expect(fieldTextFault('description', 'Caf\uFFFD')).toMatch(/^description must be UTF-8 text/);
+    expect(fieldTextFault('noteId', undefined)).toMatch(/^noteId must be UTF-8 text \(its part names a charset/);
   });
 });

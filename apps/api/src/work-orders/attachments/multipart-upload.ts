@@ -39,6 +39,42 @@ export interface ReceivedUpload {
   partsDigest: string;
 }
 
+/** What a file name in a legacy form charset most likely was (every byte maps to a character). */
+const WINDOWS_1252 = new TextDecoder('windows-1252');
+/** UTF-8 bytes, refused rather than replaced with U+FFFD. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const NOT_ASCII = /[\u0080-\uffff]/;
+/** Characters only a decoded text holds: busboy's undecoded text (`latin1`) has one character per byte. */
+const BEYOND_A_BYTE = /[\u0100-\uffff]/;
+
+/**
+ * A part's name or file name as busboy hands it over: undecoded for a plain `filename="…"` (`defParamCharset:
+ * 'latin1'`, one character per byte), decoded for an RFC 5987 `filename*=UTF-8''…`. Raw bytes are read as UTF-8, as
+ * browsers and curl send them, or else as Windows-1252 (a form in a legacy charset): the name is for display only,
+ * so it is never a reason to refuse the file, and never stored as U+FFFD.
+ */
+export function partNameText(text: string): string {
+  if (!NOT_ASCII.test(text) || BEYOND_A_BYTE.test(text)) return text;
+  const bytes = Buffer.from(text, 'latin1');
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    // Streamed, then flushed: a one-shot decode reads 0x80–0x9F as Latin-1 on some Node versions (€, curly quotes).
+    return WINDOWS_1252.decode(bytes, { stream: true }) + WINDOWS_1252.decode();
+  }
+}
+
+/**
+ * Why a text field's value cannot be taken, or undefined. busboy decodes a value as UTF-8, or in the charset its
+ * part declares, and puts U+FFFD where the bytes are not text in it (and gives nothing for a charset it does not
+ * know): stored so, the text would be lost unseen. (A U+FFFD sent as such is refused too: it marks text already lost.)
+ */
+export function fieldTextFault(name: string, value: string | undefined): string | undefined {
+  if (value === undefined) return `${name} must be UTF-8 text (its part names a charset this API does not read)`;
+  if (value.includes('\uFFFD')) return `${name} must be UTF-8 text (its bytes are not: read so, they were U+FFFD)`;
+  return undefined;
+}
+
 /** Path parts stripped (either slash), control characters dropped, cut to 255 characters. */
 export function displayName(raw: string | undefined): string {
   const name = basename((raw ?? '').replace(/\\/g, '/'))
@@ -113,8 +149,9 @@ export function receiveUpload(
         headers: request.headers,
         // A file part's chunks go on while the storage is still writing earlier ones (not one 64 KiB piece at a time).
         fileHwm: STREAM_HWM,
-        // A plain `filename="café.png"` is sent as raw UTF-8 by browsers and curl; busboy would read it as Latin-1.
-        defParamCharset: 'utf8',
+        // Names as their bytes (one character per byte), read by `partNameText`: busboy's own UTF-8 decoding would
+        // turn a name in a legacy charset into U+FFFD. (Values stay busboy's: a part may declare its charset.)
+        defParamCharset: 'latin1',
         // busboy signals its limit once a file reaches it, not past it: one byte more, so exactly 10 MiB passes.
         limits: { fileSize: MAX_FILE_BYTES + 1, files: 1, fields: 10, fieldSize: 16 * 1024, parts: 12 },
       });
@@ -148,7 +185,9 @@ export function receiveUpload(
       failure ??= error;
     };
 
-    parser.on('field', (name, value, info) => {
+    parser.on('field', (rawName, text: string | undefined, info) => {
+      const name = partNameText(rawName);
+      const value = text ?? '';
       parts.push(['field', name, value]);
       // A part named file without a file name is read as text: the client sent the file's contents as a field.
       // (Said first: a real file sent so is over the fields' size, and "file is too long" would mislead.)
@@ -156,12 +195,19 @@ export function receiveUpload(
         fail(new BadRequestException('file must be sent as a file: a part named file with a filename'));
       }
       if (info.valueTruncated) fail(new BadRequestException(`${name} is too long`));
+      // (A value cut at the fields' size may end inside a character: it is too long, whatever its bytes.)
+      else {
+        const fault = fieldTextFault(name, text);
+        if (fault) fail(new BadRequestException(fault));
+      }
       // One value per field: with two, which one was meant is a guess (the last would win silently).
       if (Object.hasOwn(fields, name)) fail(new BadRequestException(`${name} must be sent once`));
       fields[name] = value;
     });
-    parser.on('file', (name, file, info) => {
-      const seen: SeenFile = { hash: createHash('sha256'), fileName: displayName(info.filename) };
+    parser.on('file', (rawName, file, info) => {
+      const name = partNameText(rawName);
+      const fileName = info.filename === undefined ? undefined : partNameText(info.filename);
+      const seen: SeenFile = { hash: createHash('sha256'), fileName: displayName(fileName) };
       parts.push(['file', name, info, seen]);
       if (name !== 'file' || stored || failure) {
         if (name !== 'file')
