@@ -65,6 +65,10 @@ describe('declaredCharset and bodyEncoding', () => {
     ['text/csv;charset="windows-1252"', 'windows-1252', 'windows-1252'],
     ['application/x-ndjson; charset=latin1; x=y', 'latin1', 'windows-1252'],
     ['text/csv; charset=utf-16le', 'utf-16le', 'utf-16le'],
+    // The header's grammar: a charset named inside another parameter's quoted value is not the body's.
+    ['text/csv; note="a;charset=utf-16le"; charset=windows-1252', 'windows-1252', 'windows-1252'],
+    ['text/csv; note="a;charset=utf-16le"', undefined, 'utf-8'],
+    ['text/csv; CHARSET="\\u\\t\\f-8"', 'utf-8', 'utf-8'],
   ])('%s: charset %s, read as %s', (contentType, charset, encoding) => {
     expect(declaredCharset(contentType)).toBe(charset);
     expect(bodyEncoding(contentType)).toBe(encoding);

@@ -1,6 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import { Transform, type Readable } from 'node:stream';
 import { BadRequestException, HttpException, HttpStatus } from '@nestjs/common';
+import { parse as parseContentType } from 'content-type';
 
 /** Where the first character that is not UTF-8 begins: its first byte and its line, counted from 1. */
 export interface Utf8Fault {
@@ -99,8 +100,8 @@ function notText(charset: string, fault?: Utf8Fault): BadRequestException {
 
 /** The charset a Content-Type names (lower case), or undefined when it names none. */
 export function declaredCharset(contentType: string | undefined): string | undefined {
-  const match = /;\s*charset\s*=\s*(?:"([^"]*)"|([^;\s]*))/i.exec(contentType ?? '');
-  return match ? (match[1] ?? match[2]).toLowerCase() : undefined;
+  // The header's grammar (quoted values, escapes, parameter names in any case) as Express itself reads it.
+  return contentType === undefined ? undefined : parseContentType(contentType).parameters.charset?.toLowerCase();
 }
 
 /**

@@ -18,12 +18,10 @@ import {
 import { CreateImportQuery, ImportTemplateQuery } from './dto/create-import.query.js';
 import { ImportErrorResponse, ImportResponse } from './dto/import.response.js';
 import { ResourceCsvs } from '../exports/index.js';
-import { bodyEncoding } from './body-text.js';
 import { IMPORT_EXAMPLE_CSV } from './import-example.js';
 import { MAX_IMPORT_ROWS, type ImportFormat } from './import-receiver.js';
 import { ImportsService } from './imports.service.js';
-import { ReceivedImport, ReceiveImportGuard } from './receive-import.guard.js';
-import type { ReceivedRows } from './spooled-body.js';
+import { ReceivedImport, ReceiveImportGuard, type ReceivedBody } from './receive-import.guard.js';
 
 const IMPORT_NOT_FOUND = { 404: 'Import not found' };
 
@@ -66,16 +64,22 @@ export class ImportsController {
     @TeamId() teamId: string,
     @Query() query: CreateImportQuery,
     @Req() request: Request,
-    @ReceivedImport() received: ReceivedRows | undefined,
+    @ReceivedImport() received: ReceivedBody | undefined,
   ): Promise<{ data: ImportResponse }> {
     // Received whole by ReceiveImportGuard (a body of the import's types within the limit): its rows are read from
     // the file, so the transaction lasts as long as writing them, whatever the client's pace.
     if (!received) throw new Error('the import body was not received before the route');
-    const rows = received.take();
+    const rows = received.rows.take();
     try {
-      const encoding = bodyEncoding(request.headers['content-type']);
       return {
-        data: await this.imports.create(teamId, query.resource, query.dryRun, formatOf(request), rows, encoding),
+        data: await this.imports.create(
+          teamId,
+          query.resource,
+          query.dryRun,
+          formatOf(request),
+          rows,
+          received.encoding,
+        ),
       };
     } finally {
       // Its file descriptor, should the import be refused before reading it to the end.

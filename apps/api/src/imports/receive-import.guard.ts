@@ -22,7 +22,14 @@ import { bodyEncoding } from './body-text.js';
 import { importTooLarge, MAX_IMPORT_BYTES } from './import-receiver.js';
 import { ReceivedRows, spoolBody } from './spooled-body.js';
 
-const received = new WeakMap<Request, ReceivedRows>();
+/** What `ReceiveImportGuard` received: the rows, spooled, and the encoding they are read in. */
+export interface ReceivedBody {
+  rows: ReceivedRows;
+  /** The WHATWG name of the body's declared charset (`bodyEncoding`), `utf-8` when none. */
+  encoding: string;
+}
+
+const received = new WeakMap<Request, ReceivedBody>();
 
 /** The Content-Types an import's body may have. */
 export const IMPORT_TYPES = ['text/csv', 'application/x-ndjson'];
@@ -45,8 +52,9 @@ export class ReceiveImportGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<true> {
     const request = context.switchToHttp().getRequest<Request>();
+    let encoding: string;
     try {
-      await this.refuseAtOnce(request);
+      encoding = await this.refuseAtOnce(request);
     } catch (error) {
       // With an Idempotency-Key, the refusal is answered inside the key's transaction, stored under the body's
       // Content-Type and bytes: read and hashed here, before that transaction holds a connection (rawBodyDigest).
@@ -72,15 +80,19 @@ export class ReceiveImportGuard implements CanActivate {
       if (deferRefusal(request, error)) return true;
       throw error;
     }
-    received.set(request, new ReceivedRows(body.rows, context.switchToHttp().getResponse<Response>()));
+    const rows = new ReceivedRows(body.rows, context.switchToHttp().getResponse<Response>());
+    received.set(request, { rows, encoding });
     // "The same body" for an Idempotency-Key retry: the same bytes, read the same way (the format and the charset
     // decide what they say: a retry naming another charset is another request).
-    setBodyDigest(request, importDigest(request, body.digest));
+    setBodyDigest(request, importDigest(request, encoding, body.digest));
     return true;
   }
 
-  /** Throws what refuses the import without reading its body: the Content-Type, a declared length, the query. */
-  private async refuseAtOnce(request: Request): Promise<void> {
+  /**
+   * Throws what refuses the import without reading its body: the Content-Type, a declared length, the query. Else
+   * the encoding its body is read in.
+   */
+  private async refuseAtOnce(request: Request): Promise<string> {
     if (!request.is(IMPORT_TYPES)) {
       throw new HttpException(
         { message: 'Content-Type must be text/csv or application/x-ndjson' },
@@ -88,20 +100,20 @@ export class ReceiveImportGuard implements CanActivate {
       );
     }
     // A charset no decoder knows: 415 now, not a body read for nothing.
-    bodyEncoding(request.headers['content-type']);
+    const encoding = bodyEncoding(request.headers['content-type']);
     if (Number(request.headers['content-length'] ?? 0) > MAX_IMPORT_BYTES) throw importTooLarge();
     await this.queryPipe.transform(request.query, { type: 'query', metatype: CreateImportQuery });
+    return encoding;
   }
 }
 
 /** What an import sent, for its Idempotency-Key: its format, the encoding its bytes are read in, and their digest. */
-function importDigest(request: Request, bytesDigest: string): string {
+function importDigest(request: Request, encoding: string, bytesDigest: string): string {
   const format = request.is('application/x-ndjson') ? 'ndjson' : 'csv';
-  const encoding = bodyEncoding(request.headers['content-type']);
   return hash('sha256', `${format}\n${encoding}\n${bytesDigest}`, 'hex');
 }
 
 /** The rows `ReceiveImportGuard` received for this request: the route takes them (`take`) before anything else. */
-export const ReceivedImport = createParamDecorator((_: unknown, context: ExecutionContext): ReceivedRows | undefined =>
+export const ReceivedImport = createParamDecorator((_: unknown, context: ExecutionContext): ReceivedBody | undefined =>
   received.get(context.switchToHttp().getRequest<Request>()),
 );
