@@ -8,6 +8,7 @@ import { FaviconController } from './favicon.controller.js';
 import { DashboardCookies } from './http/cookies.js';
 import { ShownOnce } from './http/shown-once.js';
 import { FormTokens } from './http/form-tokens.js';
+import { DashboardSecret } from './http/dashboard-secret.js';
 import { AssetsController } from './pages/assets.controller.js';
 import { AuthController } from './pages/auth.controller.js';
 import { ImportsPagesController } from './pages/imports.controller.js';
@@ -43,6 +44,7 @@ import { UsageReportService } from './usage-report.service.js';
     UsageReportRepository,
     DashboardCleanup,
     DashboardCookies,
+    DashboardSecret,
     FormTokens,
     ShownOnce,
   ],

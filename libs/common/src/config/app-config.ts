@@ -167,8 +167,9 @@ export class AppConfig {
   WEBHOOK_POLL_INTERVAL_MS = 2_000;
 
   /**
-   * The key that signs the dashboard's sign-in and sign-up form tokens (HMAC-SHA256), at least 32 characters.
-   * Required in production; unset elsewhere: a random key per process (then several processes each sign their own).
+   * The key that signs the dashboard's sign-in and sign-up form tokens (HMAC-SHA256) and, through a key derived
+   * from it, seals the new keys and secrets its pages show once (AES-256-GCM); at least 32 characters. Required in
+   * production; unset in development, one is generated once into `.data/secrets` (`serverSecret`).
    */
   @IsOptional()
   @IsString()
@@ -221,7 +222,8 @@ export class AppConfig {
 
   /**
    * The key that signs download URLs (HMAC-SHA256), at least 32 characters, the same on every instance. Required in
-   * production; unset elsewhere: a random key per process (URLs then stop working on a restart).
+   * production; unset in development, one is generated once into `.data/secrets` (`serverSecret`), so URLs still work
+   * after a restart.
    */
   @IsOptional()
   @IsString()

@@ -1,9 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import { loadConfig } from '@app/common';
+import { DashboardSecret } from './dashboard-secret.js';
 import { FormTokens } from './form-tokens.js';
 
 const SECRET = 'x'.repeat(32);
-const tokensWith = (env: Record<string, string>) => new FormTokens(loadConfig(env));
+const tokensWith = (env: Record<string, string>) => new FormTokens(new DashboardSecret(loadConfig(env)));
 
 describe(FormTokens.name, () => {
   const sut = tokensWith({ DASHBOARD_SECRET: SECRET });

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { AppConfig, serverSecret } from '@app/common';
+import { DashboardSecret } from './dashboard-secret.js';
 
 const NONCE = /^[A-Za-z0-9_-]{43}$/;
 
@@ -23,8 +23,8 @@ export function sameToken(given: string, expected: string): boolean {
 export class FormTokens {
   private readonly secret: Buffer;
 
-  constructor(config: AppConfig) {
-    this.secret = serverSecret(config, 'DASHBOARD_SECRET', 'it signs the dashboard sign-in and sign-up forms');
+  constructor(secret: DashboardSecret) {
+    this.secret = secret.value;
   }
 
   /** A nonce for a new `ppa_form` cookie. */

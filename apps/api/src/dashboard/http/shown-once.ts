@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { Request, Response } from 'express';
-import { AppConfig, serverSecret } from '@app/common';
 import { cookiesOf, DashboardCookies } from './cookies.js';
+import { DashboardSecret } from './dashboard-secret.js';
 
 /**
  * What a POST made that its next page shows once, by slot: a new API key, a webhook endpoint's new secret, what a
@@ -27,11 +27,10 @@ export class ShownOnce {
   private readonly key: Buffer;
 
   constructor(
-    config: AppConfig,
+    secret: DashboardSecret,
     private readonly cookies: DashboardCookies,
   ) {
-    const secret = serverSecret(config, 'DASHBOARD_SECRET', 'it signs the dashboard sign-in and sign-up forms');
-    this.key = createHmac('sha256', secret).update('dashboard shown-once cookies').digest();
+    this.key = secret.keyFor('dashboard shown-once cookies');
   }
 
   /** Keeps `value` for the next page of the session whose form token is `sessionToken`. */
