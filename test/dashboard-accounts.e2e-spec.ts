@@ -109,6 +109,12 @@ describe('dashboard accounts', () => {
       for (const [password, email, rule] of cases) {
         const answer = await signUp('192.0.2.60', { teamName: 'Weak Lettings', email, password }).expect(400);
         expect(answer.text).toContain(rule);
+        // The password field is marked as the one in error, and described by the error before its hint.
+        expect(answer.text).toMatch(/<div class="notice error" role="alert" id="form-problem">/);
+        expect(answer.text).toMatch(
+          /<input\s[^>]*id="password"[^>]*aria-invalid="true"\s+aria-describedby="form-problem password-hint"/,
+        );
+        expect(answer.text).not.toMatch(/<input\s[^>]*id="email"[^>]*aria-invalid/);
       }
       expect(await sut.sql(`SELECT 1 FROM teams WHERE name = 'Weak Lettings'`)).toEqual([]);
     });

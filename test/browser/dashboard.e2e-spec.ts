@@ -259,6 +259,21 @@ describeBrowser('developer dashboard in Chromium', () => {
     await page.keyboard.press('Enter');
     await page.waitForURL(`${base}/dashboard/keys`);
 
+    // Sent without a name: the alert says so, and the field it is about is marked invalid and described by it
+    // (a screen reader names the problem at the field), before its own hint.
+    await tabTo('name');
+    await page.keyboard.press('Enter');
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    const name = page.getByLabel('Name');
+    expect(await name.getAttribute('aria-invalid')).toBe('true');
+    const describedBy = await name.evaluate((input) =>
+      (input.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent),
+    );
+    expect(describedBy).toEqual([await alert.textContent(), 'What uses it, e.g. “Accounts sync”.']);
+    expect(await page.getByLabel('Expires').getAttribute('aria-invalid')).toBeNull();
+    await expectAccessible(page);
+
     await tabTo('name');
     await page.keyboard.type('Keyboard key');
     await page.keyboard.press('Tab'); // the access radio group

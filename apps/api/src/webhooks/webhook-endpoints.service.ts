@@ -28,9 +28,9 @@ export const MAX_ENDPOINTS = 20;
 /** After a rotation, the old secret also signs for this long. */
 export const PREVIOUS_SECRET_MS = 24 * 3_600_000;
 
-class InvalidUrlError extends DomainError {
-  constructor(message: string) {
-    super('invalid_reference', message);
+class InvalidEndpointError extends DomainError {
+  constructor(message: string, field?: 'url') {
+    super('invalid_reference', message, field);
   }
 }
 
@@ -57,7 +57,7 @@ export class WebhookEndpointsService {
     try {
       await resolveSafely(checkUrlForm(url, this.rules).hostname, this.rules, 'accept');
     } catch (error) {
-      if (error instanceof UnsafeUrlError) throw new InvalidUrlError(error.message);
+      if (error instanceof UnsafeUrlError) throw new InvalidEndpointError(error.message, 'url');
       throw error;
     }
   }
@@ -68,7 +68,7 @@ export class WebhookEndpointsService {
       // One creation at a time per team, so the 20-endpoint limit cannot be overrun by concurrent requests.
       await this.endpoints.lockTeam(teamId, 'webhook_endpoints', manager);
       if ((await this.endpoints.count(teamId, manager)) >= MAX_ENDPOINTS) {
-        throw new InvalidUrlError(`A team can have at most ${MAX_ENDPOINTS} webhook endpoints; delete one first`);
+        throw new InvalidEndpointError(`A team can have at most ${MAX_ENDPOINTS} webhook endpoints; delete one first`);
       }
       const secret = newSecret();
       const row = await this.endpoints.insert(

@@ -5,6 +5,8 @@ export class DomainError extends Error {
   constructor(
     readonly kind: DomainErrorKind,
     message: string,
+    /** The input field the failure is about, when one is (a form shows it there); the API's answer names it in words. */
+    readonly field?: string,
   ) {
     super(message);
     this.name = 'DomainError';

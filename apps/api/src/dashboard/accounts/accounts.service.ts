@@ -18,8 +18,8 @@ export interface Account {
 
 /** Input a person can correct (a short password, a malformed email): shown as it is. */
 export class AccountInputError extends DomainError {
-  constructor(message: string) {
-    super('invalid_reference', message);
+  constructor(message: string, field: 'teamName' | 'email' | 'password') {
+    super('invalid_reference', message, field);
     this.name = 'AccountInputError';
   }
 }
@@ -178,24 +178,24 @@ export class AccountsService {
 
 function checkEmail(email: string): string {
   const address = email.trim();
-  if (address === '') throw new AccountInputError('Email is required');
+  if (address === '') throw new AccountInputError('Email is required', 'email');
   if (address.length > MAX_EMAIL_LENGTH || !EMAIL.test(address)) {
-    throw new AccountInputError('Email must be a valid email address of at most 254 characters');
+    throw new AccountInputError('Email must be a valid email address of at most 254 characters', 'email');
   }
   return address;
 }
 
 function checkPassword(password: string, email: string): string {
   const problem = passwordProblem(password, email);
-  if (problem) throw new AccountInputError(problem);
+  if (problem) throw new AccountInputError(problem, 'password');
   return password;
 }
 
 function checkTeamName(teamName: string): string {
   const name = teamName.trim();
-  if (name === '') throw new AccountInputError('Team name is required');
+  if (name === '') throw new AccountInputError('Team name is required', 'teamName');
   if (name.length > MAX_TEAM_NAME_LENGTH) {
-    throw new AccountInputError(`Team name must be at most ${MAX_TEAM_NAME_LENGTH} characters`);
+    throw new AccountInputError(`Team name must be at most ${MAX_TEAM_NAME_LENGTH} characters`, 'teamName');
   }
   return name;
 }

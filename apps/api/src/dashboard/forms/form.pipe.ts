@@ -15,9 +15,22 @@ type FormClass<T> = new () => T;
  * A form as submitted: valid, or with the first problem in field order. Either way `form` can be shown again
  * (an invalid one with its text fields cleaned of control characters and of values that are not text).
  */
-export type Submitted<T> = { valid: true; form: T } | { valid: false; form: T; problem: string };
+export type Submitted<T> =
+  | { valid: true; form: T }
+  | {
+      valid: false;
+      form: T;
+      problem: string;
+      /** The field the problem is about (its `name` in the form). */
+      field?: string;
+    };
 
 const CONTROL_CHARACTERS = new RegExp(CONTROL_CHARACTER.source, 'g');
+
+/** The top-level field of the first problem (a nested one's too: the form posts top-level fields only). */
+function firstField(errors: ValidationError[]): string | undefined {
+  return errors[0]?.property;
+}
 
 function firstProblem(errors: ValidationError[]): string {
   const [first] = errors;
@@ -52,7 +65,7 @@ export class FormPipe implements PipeTransform {
     const form = plainToInstance(type, plain);
     const errors = validateSync(form, { whitelist: true, stopAtFirstError: true, forbidUnknownValues: true });
     if (errors.length === 0) return { valid: true, form };
-    return { valid: false, form: shownAgain(type, form), problem: firstProblem(errors) };
+    return { valid: false, form: shownAgain(type, form), problem: firstProblem(errors), field: firstField(errors) };
   }
 }
 

@@ -15,7 +15,7 @@ import { DASHBOARD, type Notice } from '../views/layout.js';
 import { signInPage, signUpPage } from '../views/auth-pages.js';
 import { returnPath } from '../http/return-path.js';
 
-const error = (text: string): Notice => ({ kind: 'error', text });
+const error = (text: string, field?: string): Notice => ({ kind: 'error', text, field });
 
 /**
  * Getting in and out: sign-up, sign-in, sign-out. The forms before sign-in carry a token signed for the
@@ -60,14 +60,14 @@ export class AuthController {
       new PageError(status, signUpPage({ csrfToken, enabled: this.signUpEnabled, notice, teamName, email }));
     // The page itself says sign-up is off (and what to do instead): no second notice saying it again.
     if (!this.signUpEnabled) throw new PageError(403, signUpPage({ csrfToken, enabled: false }));
-    if (!submitted.valid) throw again(400, error(submitted.problem));
+    if (!submitted.valid) throw again(400, error(submitted.problem, submitted.field));
     // Neutral answer (a taken email is answered as a new one), sign-ups counted per client address, and the
     // password-hashing gate (issue 21, points 3 and 5): the rules live in AccountsService.
     let result: Awaited<ReturnType<AccountsService['signUp']>>;
     try {
       result = await this.accounts.signUp(teamName, email, password, clientOf(request));
     } catch (failure) {
-      if (failure instanceof AccountInputError) throw again(400, error(failure.message));
+      if (failure instanceof AccountInputError) throw again(400, error(failure.message, failure.field));
       throw failure;
     }
     if (result.outcome !== 'submitted') throw again(429, error(refuse(response, result, 'sign-up')));
@@ -98,13 +98,13 @@ export class AuthController {
   ): Promise<{ url: string } | undefined> {
     const { email, password } = submitted.form;
     const next = returnPath(submitted.form.next);
-    const again = (status: number, text: string, headers?: Record<string, string>) =>
+    const again = (status: number, text: string, headers?: Record<string, string>, field?: string) =>
       new PageError(
         status,
-        signInPage({ csrfToken, email, notice: error(text), signUpEnabled: this.signUpEnabled, next }),
+        signInPage({ csrfToken, email, notice: error(text, field), signUpEnabled: this.signUpEnabled, next }),
         headers,
       );
-    if (!submitted.valid) throw again(400, submitted.problem);
+    if (!submitted.valid) throw again(400, submitted.problem, undefined, submitted.field);
     const result = await this.accounts.signIn(email, password, clientOf(request));
     if (result.outcome === 'throttled') {
       const minutes = Math.ceil(result.retryAfterMs / 60_000);

@@ -55,9 +55,11 @@ export class KeysController {
     @Res({ passthrough: true }) response: Response,
   ): Promise<void> {
     const { form } = submitted;
-    const problem = submitted.valid ? this.expiryProblem(form.expires) : submitted.problem;
+    const [problem, field] = submitted.valid
+      ? [this.expiryProblem(form.expires), 'expires']
+      : [submitted.problem, submitted.field];
     if (problem) {
-      throw new PageError(400, await this.keysPage(session, { notice: { kind: 'error', text: problem }, form }));
+      throw new PageError(400, await this.keysPage(session, { notice: { kind: 'error', text: problem, field }, form }));
     }
     const created = await this.keys.createKey(session.teamId, form.name, {
       access: form.access as KeyAccess, // a valid form holds one of the two
@@ -96,7 +98,7 @@ export class KeysController {
     const grace = GRACE_PERIODS.find((period) => period.value === submitted.form.grace);
     if (!submitted.valid || !grace) {
       const problem = submitted.valid ? 'Choose how long the old key keeps working.' : submitted.problem;
-      throw new PageError(400, rollPage(viewerOf(session), key, { kind: 'error', text: problem }));
+      throw new PageError(400, rollPage(viewerOf(session), key, { kind: 'error', text: problem, field: 'grace' }));
     }
     const created = await this.keys.roll(session.teamId, key.apiKeyId, grace.ms);
     const replaced =

@@ -79,14 +79,14 @@ export class WebhooksController {
     @Res({ passthrough: true }) response: Response,
   ): Promise<void> {
     const { form } = submitted;
-    const refuse = async (text: string) =>
-      new PageError(400, await this.listPage(session, { notice: { kind: 'error', text }, form }));
-    if (!submitted.valid) throw await refuse(submitted.problem);
+    const refuse = async (text: string, field?: string) =>
+      new PageError(400, await this.listPage(session, { notice: { kind: 'error', text, field }, form }));
+    if (!submitted.valid) throw await refuse(submitted.problem, submitted.field);
     try {
       const created = await this.webhooks.create(session.teamId, endpointInput(form));
       this.keepSecret(response, session, { endpointId: created.id, secret: created.secret, rotated: false });
     } catch (error) {
-      if (error instanceof DomainError) throw await refuse(error.message);
+      if (error instanceof DomainError) throw await refuse(error.message, error.field);
       throw error;
     }
   }
@@ -116,14 +116,14 @@ export class WebhooksController {
   ): Promise<{ url: string }> {
     const id = this.endpointId(session, rawId);
     const { form } = submitted;
-    const refuse = async (text: string) =>
-      new PageError(400, await this.endpointPage(session, id, { notice: { kind: 'error', text }, form }));
-    if (!submitted.valid) throw await refuse(submitted.problem);
+    const refuse = async (text: string, field?: string) =>
+      new PageError(400, await this.endpointPage(session, id, { notice: { kind: 'error', text, field }, form }));
+    if (!submitted.valid) throw await refuse(submitted.problem, submitted.field);
     try {
       await this.webhooks.update(session.teamId, id, endpointInput(form));
     } catch (error) {
       if (!(error instanceof DomainError) || error.kind === 'not_found') throw this.asPageError(error, session);
-      throw await refuse(error.message);
+      throw await refuse(error.message, error.field);
     }
     return { url: `${DASHBOARD}/webhooks/${id}?done=saved` };
   }

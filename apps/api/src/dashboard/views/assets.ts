@@ -41,6 +41,7 @@ fieldset { border: 0; padding: 0; margin: 0 0 1rem; }
 input[type=text], input[type=email], input[type=password], input[type=date] {
   width: 100%; padding: .6rem .75rem; border: 1px solid #98a2b3; border-radius: .5rem; font: inherit; background: #fff; color: var(--ink);
 }
+input[aria-invalid=true] { border-color: var(--danger); box-shadow: 0 0 0 1px var(--danger); }
 .checks { margin-top: .5rem; }
 .check-row { display: flex; flex-wrap: wrap; gap: 0 1rem; }
 .check-row label { min-width: 13rem; }

@@ -1,5 +1,5 @@
 import { html } from './html.js';
-import { csrfField, DASHBOARD, notice, page, type Notice } from './layout.js';
+import { csrfField, DASHBOARD, fieldAria, notice, page, type Notice } from './layout.js';
 
 export interface SignUpView {
   csrfToken: string;
@@ -23,6 +23,7 @@ export function signUpPage(view: SignUpView): string {
             maxlength="200"
             autocomplete="organization"
             value="${view.teamName ?? ''}"
+            ${fieldAria(view.notice, 'teamName')}
           />
         </div>
         <div class="field">
@@ -35,6 +36,7 @@ export function signUpPage(view: SignUpView): string {
             maxlength="254"
             autocomplete="email"
             value="${view.email ?? ''}"
+            ${fieldAria(view.notice, 'email')}
           />
         </div>
         <div class="field">
@@ -47,7 +49,7 @@ export function signUpPage(view: SignUpView): string {
             minlength="12"
             maxlength="200"
             autocomplete="new-password"
-            aria-describedby="password-hint"
+            ${fieldAria(view.notice, 'password', 'password-hint')}
           />
           <p class="hint" id="password-hint">At least 12 characters.</p>
         </div>
@@ -86,11 +88,26 @@ export function signInPage(view: SignInView): string {
         ${csrfField(view.csrfToken)} ${view.next ? html`<input type="hidden" name="next" value="${view.next}" />` : ''}
         <div class="field">
           <label for="email">Email</label>
-          <input type="email" id="email" name="email" required autocomplete="username" value="${view.email ?? ''}" />
+          <input
+            type="email"
+            id="email"
+            name="email"
+            required
+            autocomplete="username"
+            value="${view.email ?? ''}"
+            ${fieldAria(view.notice, 'email')}
+          />
         </div>
         <div class="field">
           <label for="password">Password</label>
-          <input type="password" id="password" name="password" required autocomplete="current-password" />
+          <input
+            type="password"
+            id="password"
+            name="password"
+            required
+            autocomplete="current-password"
+            ${fieldAria(view.notice, 'password')}
+          />
         </div>
         <button type="submit">Sign in</button>
       </form>

@@ -26,14 +26,41 @@ export interface PageOptions {
   narrow?: boolean;
 }
 
-export type Notice = { kind: 'error' | 'success' | 'info'; text: string } | undefined;
+export type Notice =
+  | {
+      kind: 'error' | 'success' | 'info';
+      text: string;
+      /** The form field (its `name`) an error is about: marked invalid, and described by the error. */
+      field?: string;
+    }
+  | undefined;
+
+/** The error notice's id, for the field it is about (`aria-describedby`). */
+const PROBLEM_ID = 'form-problem';
 
 export function notice(value: Notice): SafeHtml {
   if (!value) return html``;
   // Errors interrupt (role=alert), other news is announced politely.
   return value.kind === 'error'
-    ? html`<div class="notice error" role="alert">${value.text}</div>`
+    ? html`<div class="notice error" role="alert" id="${PROBLEM_ID}">${value.text}</div>`
     : html`<div class="notice ${value.kind}" role="status">${value.text}</div>`;
+}
+
+/**
+ * A form field's ARIA attributes: described by its hint (an element id), and, when `shown` is an error about it,
+ * marked `aria-invalid` and described by that error first, so a screen reader names the problem at the field.
+ */
+export function fieldAria(shown: Notice, field: string, hint?: string): SafeHtml {
+  const invalid = shown?.kind === 'error' && shown.field === field;
+  const described = [invalid ? PROBLEM_ID : '', hint ?? ''].filter(Boolean).join(' ');
+  return html`${invalid ? html` aria-invalid="true"` : ''}${described ? html` aria-describedby="${described}"` : ''}`;
+}
+
+/** `fieldAria` for a group of radios or checkboxes (a fieldset): described by the error, not marked (no ARIA for it). */
+export function groupAria(shown: Notice, field: string, hint?: string): SafeHtml {
+  const invalid = shown?.kind === 'error' && shown.field === field;
+  const described = [invalid ? PROBLEM_ID : '', hint ?? ''].filter(Boolean).join(' ');
+  return described ? html` aria-describedby="${described}"` : html``;
 }
 
 export function csrfField(token: string): SafeHtml {

@@ -1,6 +1,6 @@
 import { type KeyListing } from '../../api-keys/index.js';
 import { html, type SafeHtml } from './html.js';
-import { csrfField, DASHBOARD, notice, page, type Notice, type Viewer } from './layout.js';
+import { csrfField, DASHBOARD, fieldAria, groupAria, notice, page, type Notice, type Viewer } from './layout.js';
 
 /** Grace periods a rolled key may keep working for, as the roll form offers them. */
 export const GRACE_PERIODS = [
@@ -125,11 +125,11 @@ export function keysPage(view: KeysView): string {
                 required
                 maxlength="100"
                 value="${view.form?.name ?? ''}"
-                aria-describedby="name-hint"
+                ${fieldAria(view.notice, 'name', 'name-hint')}
               />
               <p class="hint" id="name-hint">What uses it, e.g. “Accounts sync”.</p>
             </div>
-            <fieldset>
+            <fieldset ${groupAria(view.notice, 'access')}>
               <legend>Access</legend>
               <div class="choices">
                 <label
@@ -159,7 +159,7 @@ export function keysPage(view: KeysView): string {
                 id="expires"
                 name="expires"
                 value="${view.form?.expires ?? ''}"
-                aria-describedby="expires-hint"
+                ${fieldAria(view.notice, 'expires', 'expires-hint')}
               />
               <p class="hint" id="expires-hint">Optional. The key stops working at 00:00 UTC that day.</p>
             </div>
@@ -228,7 +228,7 @@ export function rollPage(viewer: Viewer, key: KeyListing, problem?: Notice): str
       ${notice(problem)}
       <form method="post" action="${DASHBOARD}/keys/${key.apiKeyId}/roll">
         ${csrfField(viewer.csrfToken)}
-        <fieldset>
+        <fieldset ${groupAria(problem, 'grace')}>
           <legend>Old key keeps working for</legend>
           <div class="choices">
             ${GRACE_PERIODS.map(

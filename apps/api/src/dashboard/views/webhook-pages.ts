@@ -2,7 +2,7 @@ import type { EventType } from '@app/common';
 import { EVENT_TYPES } from '../../resources.js';
 import type { WebhookDeliveryResponse, WebhookEndpointResponse } from '../../webhooks/index.js';
 import { html, type SafeHtml } from './html.js';
-import { csrfField, DASHBOARD, notice, page, type Notice, type Viewer } from './layout.js';
+import { csrfField, DASHBOARD, fieldAria, groupAria, notice, page, type Notice, type Viewer } from './layout.js';
 import { minute } from './pages.js';
 
 export interface EndpointForm {
@@ -39,7 +39,7 @@ function byResource(): EventType[][] {
   return [...rows.values()];
 }
 
-function endpointFields(form: EndpointForm, idPrefix: string): SafeHtml {
+function endpointFields(form: EndpointForm, idPrefix: string, shown: Notice): SafeHtml {
   const selected = new Set(form.types ?? []);
   return html`<div class="field">
       <label for="${idPrefix}url">URL</label>
@@ -51,7 +51,7 @@ function endpointFields(form: EndpointForm, idPrefix: string): SafeHtml {
         maxlength="2048"
         inputmode="url"
         value="${form.url ?? ''}"
-        aria-describedby="${idPrefix}url-hint"
+        ${fieldAria(shown, 'url', `${idPrefix}url-hint`)}
       />
       <p class="hint" id="${idPrefix}url-hint">https://… — deliveries are POSTed here.</p>
     </div>
@@ -63,9 +63,10 @@ function endpointFields(form: EndpointForm, idPrefix: string): SafeHtml {
         name="description"
         maxlength="500"
         value="${form.description ?? ''}"
+        ${fieldAria(shown, 'description')}
       />
     </div>
-    <fieldset class="field" aria-describedby="${idPrefix}types-hint">
+    <fieldset class="field" ${groupAria(shown, 'types', `${idPrefix}types-hint`)}>
       <legend>Event types</legend>
       <p class="hint" id="${idPrefix}types-hint">None chosen: every event, those added later too.</p>
       <div class="checks">
@@ -122,7 +123,7 @@ export function webhooksPage(view: WebhooksView): string {
       <section class="card" aria-labelledby="add-title">
         <h2 id="add-title">Add an endpoint</h2>
         <form method="post" action="${DASHBOARD}/webhooks" novalidate>
-          ${csrfField(view.viewer.csrfToken)} ${endpointFields(view.form ?? {}, '')}
+          ${csrfField(view.viewer.csrfToken)} ${endpointFields(view.form ?? {}, '', view.notice)}
           <button type="submit">Add endpoint</button>
         </form>
       </section>
@@ -214,7 +215,11 @@ export function endpointPage(view: EndpointView): string {
         <h2 id="edit-title">Edit</h2>
         <form method="post" action="${DASHBOARD}/webhooks/${endpoint.id}" novalidate>
           ${csrfField(view.viewer.csrfToken)}
-          ${endpointFields(view.form ?? { url: endpoint.url, description: endpoint.description ?? '', types: endpoint.types ?? [] }, 'edit-')}
+          ${endpointFields(
+            view.form ?? { url: endpoint.url, description: endpoint.description ?? '', types: endpoint.types ?? [] },
+            'edit-',
+            view.notice,
+          )}
           <button type="submit">Save</button>
         </form>
       </section>
