@@ -193,15 +193,38 @@ describe('imports', () => {
     ]);
   });
 
-  it('imports an NDJSON line shaped as GET answers the record: its answer-only properties are dropped', async () => {
+  it('fails an NDJSON line carrying an answer-only property (id, teamId, createdAt…) as the POST would', async () => {
     const [landlord] = (await list('/v1/landlords?externalRef=L-2')).data;
     expect(landlord).toMatchObject({ id: expect.stringMatching(UUID), createdAt: expect.any(String) });
-    const line = JSON.stringify({ ...landlord, externalRef: 'L-COPY' });
-    const result = await imported('landlords', line, 'application/x-ndjson');
-    expect(result).toMatchObject({ createdCount: 1, updatedCount: 0, failedCount: 0 });
-    const [copy] = (await list('/v1/landlords?externalRef=L-COPY')).data;
-    expect(copy).toMatchObject({ name: landlord.name, status: landlord.status });
-    expect(copy.id).not.toBe(landlord.id);
+    const { id, teamId, createdAt, updatedAt, ...fields } = landlord;
+    const lines = [
+      { ...fields, externalRef: 'L-COPY-1', id },
+      { ...fields, externalRef: 'L-COPY-2', teamId },
+      { ...fields, externalRef: 'L-COPY-3', createdAt, updatedAt },
+      { ...fields, externalRef: 'L-COPY-4' },
+    ];
+    const result = await imported(
+      'landlords',
+      lines.map((line) => JSON.stringify(line)).join('\n'),
+      'application/x-ndjson',
+    );
+    expect(result).toMatchObject({ createdCount: 1, updatedCount: 0, failedCount: 3 });
+    const posted = await sut
+      .http()
+      .post('/v1/landlords')
+      .set(...bearer(team))
+      .send({ ...fields, externalRef: 'L-POSTED', id });
+    const errors = ((await get(`/v1/imports/${result.id}/errors`)).body as { data: unknown[] }).data;
+    expect(errors).toEqual([
+      { row: 1, externalRef: 'L-COPY-1', error: expectError(posted, 400) },
+      { row: 2, externalRef: 'L-COPY-2', error: 'property teamId should not exist' },
+      {
+        row: 3,
+        externalRef: 'L-COPY-3',
+        error: expect.stringMatching(/^property (createdAt|updatedAt) should not exist/),
+      },
+    ]);
+    expect((await list('/v1/landlords?externalRef=L-COPY-4')).data).toHaveLength(1);
   });
 
   it('dry run: counts what it would do and writes nothing', async () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ApiKeysService } from '../apps/api/src/api-keys/index.js';
 import { createDemoRecords } from '../apps/api/src/demo-records.js';
 import { bearer, createTestApp, type TestApp } from './support/test-app.js';
+import { until } from './support/until.js';
 
 // Swagger UI's "Try it out" pre-fills each request body with a sample it builds from the schema's examples, and
 // each parameter with its example or default. These tests build the same samples and send them to the real app:
@@ -431,20 +432,37 @@ describe('OpenAPI examples (what Swagger UI pre-fills)', () => {
       ([path, operations]) =>
         path.startsWith('/v1/') && !path.includes('{') && operations.get && path !== '/v1/imports/template',
     );
-    const csv = doc.paths['/v1/imports'].post.requestBody?.content?.['text/csv']?.schema?.example;
-    expect(typeof csv).toBe('string');
-    // Posted as Swagger UI sends it: to the resource its select starts on (the enum's first value).
+    // Posted as Swagger UI sends it: to the resource its select starts on (the enum's first value), in each
+    // media type with that type's own example; every row is written.
     const resourceParameter = (doc.paths['/v1/imports'].post.parameters ?? []).find(({ name }) => name === 'resource');
     const resourceSchema = resourceParameter?.schema ? resolve(doc, resourceParameter.schema) : {};
     const resource = resourceParameter?.example ?? (resourceSchema as { enum?: unknown[] }).enum?.[0];
     expect(typeof resource).toBe('string');
-    const imported = await sut
-      .http()
-      .post(`/v1/imports?resource=${String(resource)}`)
-      .set(...auth)
-      .set('Content-Type', 'text/csv')
-      .send(csv as string);
-    expect(imported.status).toBe(202);
+    const media = doc.paths['/v1/imports'].post.requestBody?.content ?? {};
+    expect(Object.keys(media).sort()).toEqual(['application/x-ndjson', 'text/csv']);
+    for (const [type, { example }] of Object.entries(media)) {
+      expect({ type, example: typeof example }).toEqual({ type, example: 'string' });
+      const imported = await sut
+        .http()
+        .post(`/v1/imports?resource=${String(resource)}`)
+        .set(...auth)
+        .set('Content-Type', type)
+        .send(example as string);
+      expect(imported.status).toBe(202);
+      const { id } = (imported.body as { data: { id: string } }).data;
+      type Finished = { status: string; createdCount: number; updatedCount: number; failedCount: number };
+      let finished: Finished = { status: 'queued', createdCount: 0, updatedCount: 0, failedCount: 0 };
+      await until(async () => {
+        const read = await sut
+          .http()
+          .get(`/v1/imports/${id}`)
+          .set(...auth);
+        finished = (read.body as { data: Finished }).data;
+        return ['succeeded', 'failed', 'cancelled'].includes(finished.status);
+      }, `the ${type} example's import`);
+      expect({ type, ...finished }).toMatchObject({ type, status: 'succeeded', failedCount: 0 });
+      expect(finished.createdCount + finished.updatedCount).toBe(2);
+    }
     expect(lists.length).toBeGreaterThanOrEqual(7);
     for (const [path, operations] of lists) {
       const query = new URLSearchParams();

@@ -747,7 +747,7 @@ export interface paths {
         put?: never;
         /**
          * Import records from CSV or NDJSON
-         * @description `text/csv` (a header row of field names) or `application/x-ndjson` (one JSON object a line), at most 50000 rows and 20 MiB (413). Each row is validated as the resource's POST validates its body; a row whose `externalRef` already names a record of the team updates it as a PUT would. References by external id: `unitExternalRef`, `tenantExternalRef`, `contractorExternalRef` (work orders) and `unitExternalRefs` (tenants). In CSV an empty cell is an omitted field, list fields are `;`-separated (an item's own `;` or `\` written `\;` or `\\`) and nested ones JSON. An unknown CSV column is 400 (output-only fields are ignored); an unknown NDJSON property fails its row. Text is UTF-8 unless the Content-Type names a charset (`text/csv; charset=windows-1252`): bytes that are not text in it are 400 (naming the first), a charset no decoder knows 415. Answers 202 at once: the import runs in the background (`GET /v1/imports/{id}`), failing rows are skipped and listed by `GET /v1/imports/{id}/errors`. Counted as one write. See docs/imports.md.
+         * @description `text/csv` (a header row of field names) or `application/x-ndjson` (one JSON object a line), at most 50000 rows and 20 MiB (413). Each row is validated as the resource's POST validates its body; a row whose `externalRef` already names a record of the team updates it as a PUT would. References by external id: `unitExternalRef`, `tenantExternalRef`, `contractorExternalRef` (work orders) and `unitExternalRefs` (tenants). In CSV an empty cell is an omitted field, list fields are `;`-separated (an item's own `;` or `\` written `\;` or `\\`) and nested ones JSON. An unknown CSV column is 400 (output-only columns are ignored); an NDJSON property the POST does not take (an output-only one such as `id` too) fails its row. Text is UTF-8 unless the Content-Type names a charset (`text/csv; charset=windows-1252`): bytes that are not text in it are 400 (naming the first), a charset no decoder knows 415. Answers 202 at once: the import runs in the background (`GET /v1/imports/{id}`), failing rows are skipped and listed by `GET /v1/imports/{id}/errors`. Counted as one write. See docs/imports.md.
          */
         post: operations["ImportsController_create"];
         delete?: never;
@@ -16001,7 +16001,16 @@ export interface operations {
         /** @description The rows */
         requestBody: {
             content: {
+                /**
+                 * @example externalRef,companyName,contactName,email,phoneNumber,fullAddress,status,trades,coveragePostcodes,certifications,insurance,notes
+                 *     SUP-0187-IMPORT-1,Brightwater Plumbing Ltd,Daniel Price,bookings@brightwater.example.com,0117 496 0732,"Unit 7, St Philips Trading Estate, Bristol BS2 0JZ",active,plumbing;heating,BS1;BS2;BS6;BS8,"[{""type"":""Gas Safe"",""registrationNumber"":""584213"",""expiryDate"":""2027-03-31T00:00:00.000Z""}]","[{""type"":""Public liability"",""amount"":5000000,""expiryDate"":""2027-06-30T00:00:00.000Z""}]",Emergency call-outs around the clock; two working days’ notice for routine jobs.
+                 *     SUP-0187-IMPORT-2,Brightwater Plumbing Ltd,Daniel Price,bookings@brightwater.example.com,0117 496 0732,"Unit 7, St Philips Trading Estate, Bristol BS2 0JZ",active,plumbing;heating,BS1;BS2;BS6;BS8,"[{""type"":""Gas Safe"",""registrationNumber"":""584213"",""expiryDate"":""2027-03-31T00:00:00.000Z""}]","[{""type"":""Public liability"",""amount"":5000000,""expiryDate"":""2027-06-30T00:00:00.000Z""}]",Emergency call-outs around the clock; two working days’ notice for routine jobs.
+                 */
                 "text/csv": string;
+                /**
+                 * @example {"externalRef":"SUP-0187-IMPORT-1","companyName":"Brightwater Plumbing Ltd","contactName":"Daniel Price","email":"bookings@brightwater.example.com","phoneNumber":"0117 496 0732","fullAddress":"Unit 7, St Philips Trading Estate, Bristol BS2 0JZ","status":"active","trades":["plumbing","heating"],"coveragePostcodes":["BS1","BS2","BS6","BS8"],"certifications":[{"type":"Gas Safe","registrationNumber":"584213","expiryDate":"2027-03-31T00:00:00.000Z"}],"insurance":[{"type":"Public liability","amount":5000000,"expiryDate":"2027-06-30T00:00:00.000Z"}],"notes":"Emergency call-outs around the clock; two working days’ notice for routine jobs."}
+                 *     {"externalRef":"SUP-0187-IMPORT-2","companyName":"Brightwater Plumbing Ltd","contactName":"Daniel Price","email":"bookings@brightwater.example.com","phoneNumber":"0117 496 0732","fullAddress":"Unit 7, St Philips Trading Estate, Bristol BS2 0JZ","status":"active","trades":["plumbing","heating"],"coveragePostcodes":["BS1","BS2","BS6","BS8"],"certifications":[{"type":"Gas Safe","registrationNumber":"584213","expiryDate":"2027-03-31T00:00:00.000Z"}],"insurance":[{"type":"Public liability","amount":5000000,"expiryDate":"2027-06-30T00:00:00.000Z"}],"notes":"Emergency call-outs around the clock; two working days’ notice for routine jobs."}
+                 */
                 "application/x-ndjson": string;
             };
         };
@@ -16107,7 +16116,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflict: the change is not allowed from the current state, the record is still referred to, or a request with the same Idempotency-Key is still in progress */
+            /** @description A request with the same Idempotency-Key is still in progress */
             409: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -16135,7 +16144,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Body larger than 1 MiB (1,048,576 bytes) */
+            /** @description The body is over 20 MiB (20,971,520 bytes) or holds more than 50,000 rows; nothing was imported. (The 1 MiB limit of JSON bodies does not apply here.) */
             413: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -16157,13 +16166,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "Request body exceeds the limit of 1048576 bytes (1 MiB)"
+                     *       "error": "An import body is at most 20971520 bytes (20 MiB)"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A body sent with a Content-Type other than application/json */
+            /** @description The Content-Type is not `text/csv` or `application/x-ndjson`, or it names a charset no decoder knows; nothing was read */
             415: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -16185,7 +16194,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "Content-Type must be application/json"
+                     *       "error": "Content-Type must be text/csv or application/x-ndjson"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];

@@ -30,3 +30,13 @@ function exampleCsvOf(example: Record<string, unknown>): string {
  * posts it to the parameter's example).
  */
 export const IMPORT_EXAMPLE_CSV = exampleCsvOf(importTargetOf(IMPORT_EXAMPLE_RESOURCE).example);
+
+/** The same two rows as NDJSON: one POST body a line. */
+export const IMPORT_EXAMPLE_NDJSON = [1, 2]
+  .map((n) => {
+    const example = importTargetOf(IMPORT_EXAMPLE_RESOURCE).example;
+    const ref = example.externalRef;
+    return JSON.stringify(typeof ref === 'string' ? { ...example, externalRef: `${ref}-IMPORT-${n}` } : example);
+  })
+  .join('\n')
+  .concat('\n');

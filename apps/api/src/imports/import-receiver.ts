@@ -16,8 +16,9 @@ export const RECEIVE_BATCH = 1_000;
 export type ImportFormat = 'csv' | 'ndjson';
 
 const tooManyRows = () => new PayloadTooLargeException(`An import holds at most ${MAX_IMPORT_ROWS} rows`);
-export const importTooLarge = (): PayloadTooLargeException =>
-  new PayloadTooLargeException(`An import body is at most ${MAX_IMPORT_BYTES} bytes (20 MiB)`);
+/** The 413 of a body over 20 MiB (its text is the OpenAPI example too). */
+export const IMPORT_TOO_LARGE = `An import body is at most ${MAX_IMPORT_BYTES} bytes (20 MiB)`;
+export const importTooLarge = (): PayloadTooLargeException => new PayloadTooLargeException(IMPORT_TOO_LARGE);
 
 /**
  * The body as it is read, refused (413) past the byte limit (already enforced as the request's body was received,
@@ -121,10 +122,11 @@ async function* linesOf(body: Readable): AsyncGenerator<string> {
 }
 
 /**
- * One JSON object a line. A property naming a field the API only answers with (`id`, `teamId`, `createdAt`…) is
- * dropped, as the CSV's column is, so a record as GET answers it imports; any other unknown one fails its row.
+ * One JSON object a line, validated as the resource's POST validates its body: an unknown property fails its row,
+ * a field the API only answers with (`id`, `teamId`, `code`, `createdAt`…) too (CONTRACT "Validation": output-only
+ * properties are unknown in a body). Only a CSV's output-only columns are ignored (an export's columns).
  */
-async function* ndjsonRows(body: Readable, columns: ImportColumns): AsyncGenerator<StoredImportRow> {
+async function* ndjsonRows(body: Readable): AsyncGenerator<StoredImportRow> {
   let row = 0;
   for await (const line of linesOf(body)) {
     if (line.trim() === '') continue;
@@ -140,8 +142,7 @@ async function* ndjsonRows(body: Readable, columns: ImportColumns): AsyncGenerat
       yield { row, body: null, parseError: 'The line must be a JSON object' };
       continue;
     }
-    const fields = Object.fromEntries(Object.entries(value).filter(([name]) => !columns.ignored.has(name)));
-    yield { row, body: fields, parseError: null };
+    yield { row, body: value as Record<string, unknown>, parseError: null };
   }
 }
 
@@ -160,7 +161,7 @@ export async function receiveImportRows(
 ): Promise<number> {
   const within = limited(body);
   const source = asUtf8(within, encoding);
-  const rows = format === 'csv' ? csvRows(source, columns) : ndjsonRows(source, columns);
+  const rows = format === 'csv' ? csvRows(source, columns) : ndjsonRows(source);
   let batch: StoredImportRow[] = [];
   let total = 0;
   for await (const row of rows) {

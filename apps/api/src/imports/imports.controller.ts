@@ -2,6 +2,7 @@ import { Controller, Get, HttpCode, Post, Query, Req, Res, UseGuards } from '@ne
 import { ApiBody, ApiConsumes, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import {
+  ApiBodyExamples,
   ApiDataResponse,
   ApiErrors,
   ApiErrorsWith,
@@ -18,10 +19,16 @@ import {
 import { CreateImportQuery, ImportTemplateQuery } from './dto/create-import.query.js';
 import { ImportErrorResponse, ImportResponse } from './dto/import.response.js';
 import { ResourceCsvs } from '../exports/index.js';
-import { IMPORT_EXAMPLE_CSV } from './import-example.js';
-import { MAX_IMPORT_ROWS, type ImportFormat } from './import-receiver.js';
+import { IMPORT_EXAMPLE_CSV, IMPORT_EXAMPLE_NDJSON } from './import-example.js';
+import { IMPORT_TOO_LARGE, MAX_IMPORT_BYTES, MAX_IMPORT_ROWS, type ImportFormat } from './import-receiver.js';
 import { ImportsService } from './imports.service.js';
-import { ReceivedImport, ReceiveImportGuard, type ReceivedBody } from './receive-import.guard.js';
+import {
+  IMPORT_TYPES,
+  NOT_AN_IMPORT_TYPE,
+  ReceivedImport,
+  ReceiveImportGuard,
+  type ReceivedBody,
+} from './receive-import.guard.js';
 
 const IMPORT_NOT_FOUND = { 404: 'Import not found' };
 
@@ -51,15 +58,29 @@ export class ImportsController {
       'external id: `unitExternalRef`, `tenantExternalRef`, `contractorExternalRef` (work orders) and ' +
       '`unitExternalRefs` (tenants). In CSV an empty cell is an omitted field, list fields are `;`-separated ' +
       "(an item's own `;` or `\\` written `\\;` or `\\\\`) and nested ones JSON. An unknown CSV column is 400 " +
-      '(output-only fields are ignored); an unknown NDJSON property fails its row. Text is UTF-8 unless the ' +
+      '(output-only columns are ignored); an NDJSON property the POST does not take (an output-only one such as ' +
+      '`id` too) fails its row. Text is UTF-8 unless the ' +
       'Content-Type names a charset (`text/csv; charset=windows-1252`): bytes that are not text in it are 400 ' +
       '(naming the first), a charset no decoder knows 415. Answers 202 at once: the import ' +
       'runs in the background (`GET /v1/imports/{id}`), ' +
       'failing rows are skipped and listed by `GET /v1/imports/{id}/errors`. Counted as one write. See docs/imports.md.',
   })
-  @ApiConsumes('text/csv', 'application/x-ndjson')
-  @ApiBody({ schema: { type: 'string', example: IMPORT_EXAMPLE_CSV }, description: 'The rows' })
-  @ApiWrite(ImportResponse, 202, 'Accepted: queued', 400, 409, 413, 415)
+  @ApiConsumes(...IMPORT_TYPES)
+  @ApiBody({ schema: { type: 'string' }, description: 'The rows' })
+  @ApiBodyExamples({ 'text/csv': IMPORT_EXAMPLE_CSV, 'application/x-ndjson': IMPORT_EXAMPLE_NDJSON })
+  @ApiWrite(ImportResponse, 202, 'Accepted: queued', 400, 409, 413, 415, {
+    descriptions: {
+      409: 'A request with the same Idempotency-Key is still in progress',
+      413:
+        `The body is over 20 MiB (${MAX_IMPORT_BYTES.toLocaleString('en-GB')} bytes) or holds more than ` +
+        `${MAX_IMPORT_ROWS.toLocaleString('en-GB')} rows; nothing was imported. (The 1 MiB limit of JSON bodies ` +
+        'does not apply here.)',
+      415:
+        'The Content-Type is not `text/csv` or `application/x-ndjson`, or it names a charset no decoder knows; ' +
+        'nothing was read',
+    },
+    examples: { 413: IMPORT_TOO_LARGE, 415: NOT_AN_IMPORT_TYPE },
+  })
   async create(
     @TeamId() teamId: string,
     @Query() query: CreateImportQuery,

@@ -33,6 +33,8 @@ const received = new WeakMap<Request, ReceivedBody>();
 
 /** The Content-Types an import's body may have. */
 export const IMPORT_TYPES = ['text/csv', 'application/x-ndjson'];
+/** The 415 of a body of another Content-Type (its text is the OpenAPI example too). */
+export const NOT_AN_IMPORT_TYPE = `Content-Type must be ${IMPORT_TYPES.join(' or ')}`;
 
 /**
  * Receives an import's body into a temporary file before the write's interceptors open its transaction (guards run
@@ -94,10 +96,7 @@ export class ReceiveImportGuard implements CanActivate {
    */
   private async refuseAtOnce(request: Request): Promise<string> {
     if (!request.is(IMPORT_TYPES)) {
-      throw new HttpException(
-        { message: 'Content-Type must be text/csv or application/x-ndjson' },
-        HttpStatus.UNSUPPORTED_MEDIA_TYPE,
-      );
+      throw new HttpException({ message: NOT_AN_IMPORT_TYPE }, HttpStatus.UNSUPPORTED_MEDIA_TYPE);
     }
     // A charset no decoder knows: 415 now, not a body read for nothing.
     const encoding = bodyEncoding(request.headers['content-type']);

@@ -1,11 +1,11 @@
 import { applyDecorators, Type, UseInterceptors } from '@nestjs/common';
-import { ApiHeader, ApiResponse } from '@nestjs/swagger';
+import { ApiExtension, ApiHeader, ApiResponse } from '@nestjs/swagger';
 import { EntityTagged } from '../safe-writes/entity-tag.guard.js';
 import { SafeWritesInterceptor } from '../safe-writes/safe-writes.interceptor.js';
 import { WriteEventsInterceptor } from '../safe-writes/write-events.js';
 import { hasExternalRef } from '../validation/external-ref.js';
 import { QueryCheckedInKeyedWrite } from '../validation/declared-query.guard.js';
-import { ApiDataResponse, ApiErrors, ApiErrorsDescribed, ApiErrorsWith, RATE_LIMIT_HEADERS } from './api-responses.js';
+import { ApiDataResponse, ApiErrorsDescribed, ApiErrorsWith, RATE_LIMIT_HEADERS } from './api-responses.js';
 
 // The OpenAPI face of a resource's five operations beyond listing: one decorator each, carrying the success
 // response, its headers, the request headers it honours and every error status it can answer.
@@ -153,20 +153,42 @@ export const ApiDelete = (model: Type<unknown>, examples: ErrorExamples = {}): M
     ApiErrorsWith(recordErrors(model, examples), 400, 404, 409, 412, 422),
   );
 
+/** An operation's own words for some of its error statuses, where the API-wide ones would mislead. */
+export interface OwnErrorTexts {
+  /** What the status means for this operation. */
+  descriptions?: ErrorExamples;
+  /** The `error` text it sends. */
+  examples?: ErrorExamples;
+}
+
 /**
  * A write that is not a record's own create, update or delete with ETags (webhook endpoints, their actions):
- * honours Idempotency-Key; `model` undefined means no body (204).
+ * honours Idempotency-Key; `model` undefined means no body (204). The error statuses may end with the operation's
+ * own texts for some of them (a body that is not JSON has limits and types of its own).
  */
 export const ApiWrite = (
   model: Type<unknown> | undefined,
   status: number,
   description: string,
-  ...errors: number[]
-): MethodDecorator =>
-  applyDecorators(
+  ...errors: Array<number | OwnErrorTexts>
+): MethodDecorator => {
+  const statuses = errors.filter((error): error is number => typeof error === 'number');
+  const own = errors.find((error): error is OwnErrorTexts => typeof error === 'object') ?? {};
+  return applyDecorators(
     IDEMPOTENCY_KEY(),
     model
       ? ApiDataResponse(model, status, description, REPLAYED)
       : ApiResponse({ status, description, headers: { ...RATE_LIMIT_HEADERS, ...REPLAYED } }),
-    ApiErrors(...errors, 422),
+    ApiErrorsDescribed(own.descriptions ?? {}, own.examples ?? {}, ...statuses, 422),
   );
+};
+
+/** The extension `ApiBodyExamples` writes and `finishDocument` turns into each media type's `example`. */
+export const BODY_EXAMPLES_EXTENSION = 'x-body-examples';
+
+/**
+ * A request body's example for each media type it may be sent as (a CSV and an NDJSON import), which Swagger UI
+ * pre-fills for the type chosen; `ApiBody` alone gives every media type the one schema example.
+ */
+export const ApiBodyExamples = (examples: Record<string, string>): MethodDecorator =>
+  ApiExtension(BODY_EXAMPLES_EXTENSION, examples) as MethodDecorator;

@@ -1,4 +1,5 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
+import { BODY_EXAMPLES_EXTENSION } from './api-operations.js';
 import { withOwnValidationExamples } from './validation-examples.js';
 
 // @nestjs/swagger exports the document type but not its parts; they are derived from it.
@@ -129,11 +130,29 @@ function withReplayedOnKeyedAnswers(document: OpenAPIObject): void {
   }
 }
 
+/** Each media type's own request-body example (`ApiBodyExamples`), in place of the extension that carried it. */
+function withBodyExamplesByMediaType(document: OpenAPIObject): void {
+  for (const operations of Object.values(document.paths)) {
+    for (const operation of Object.values(operations as Record<string, Record<string, unknown>>)) {
+      const examples = operation[BODY_EXAMPLES_EXTENSION] as Record<string, string> | undefined;
+      if (!examples) continue;
+      delete operation[BODY_EXAMPLES_EXTENSION];
+      const body = operation.requestBody as RequestBodyObject | ReferenceObject | undefined;
+      if (!body || isReference(body)) continue;
+      for (const [type, example] of Object.entries(examples)) {
+        const media = body.content[type];
+        if (media) media.example = example;
+      }
+    }
+  }
+}
+
 /** The rewrites above, in order; `configureApp` applies them before the document is served. */
 export function finishDocument(document: OpenAPIObject): OpenAPIObject {
   const schemas = document.components?.schemas ?? {};
   // First: it reads the request bodies' schemas where Nest put them.
   withOwnValidationExamples(document);
+  withBodyExamplesByMediaType(document);
   withoutUpdateDefaults(schemas);
   inlineNullableReferences(schemas);
   moveRequestBodies(document);
