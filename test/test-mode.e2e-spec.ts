@@ -215,6 +215,15 @@ describe('test mode', () => {
     expect(expectError(await as(test).post('/v1/sandbox/reset', { wipe: true }), 400)).toContain('wipe');
   });
 
+  it('refuses {"sampleData": null} (400 naming it) and empties nothing: null is no boolean', async () => {
+    expect((await as(test).post('/v1/sandbox/reset', { sampleData: true })).status).toBe(202);
+    const refused = await as(test).post('/v1/sandbox/reset', { sampleData: null });
+    expect(expectError(refused, 400)).toBe('sampleData must be a boolean value');
+    expect(((await as(test).get('/v1/units?pageSize=1')).body as Page<unknown>).pagination.total).toBe(
+      SAMPLE_COUNTS.units,
+    );
+  });
+
   it('fills the sandbox with the sample portfolio: the contract’s counts, every status, notes and history', async () => {
     const answer = await as(test).post('/v1/sandbox/reset', { sampleData: true });
     expect(answer.status).toBe(202);

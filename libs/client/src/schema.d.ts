@@ -10702,6 +10702,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The file’s size in bytes (the attachment’s `size`) */
+                    "Content-Length"?: number;
+                    /** @description `attachment`, with the file name (RFC 8187 `filename*=UTF-8''…` and an ASCII `filename=` fallback): the browser saves the file, never shows it as a page */
+                    "Content-Disposition"?: string;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -10896,6 +10900,10 @@ export interface operations {
             /** @description The bytes, as uploaded */
             200: {
                 headers: {
+                    /** @description The file’s size in bytes (the attachment’s `size`) */
+                    "Content-Length"?: number;
+                    /** @description `attachment`, with the file name (RFC 8187 `filename*=UTF-8''…` and an ASCII `filename=` fallback): the browser saves the file, never shows it as a page */
+                    "Content-Disposition"?: string;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */

@@ -1,11 +1,13 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsOptional } from 'class-validator';
+import { IsBoolean } from 'class-validator';
+import { IsOmittable } from '@app/common';
 
 /** The body of `POST /v1/sandbox/reset`: `{}` or `{"sampleData": true}`. */
 export class ResetSandboxDto {
   /** `true`: after emptying the sandbox, fill it with the sample portfolio before answering. */
   @ApiPropertyOptional({ type: Boolean, default: false, example: true })
-  @IsOptional()
   @IsBoolean()
+  // Omitted is `false`; `null` is no boolean (400), not a reset without sample data.
+  @IsOmittable()
   sampleData?: boolean;
 }

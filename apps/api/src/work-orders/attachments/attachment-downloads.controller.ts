@@ -5,7 +5,7 @@ import { ApiKeylessErrors, Public } from '@app/common';
 import { AttachmentsService, DOWNLOAD_REFUSED } from './attachments.service.js';
 import { AttachmentResponse } from './dto/attachment.response.js';
 import { SIGNED_DOWNLOAD_QUERY_DOCS, signedDownloadQueryOf } from './dto/download.query.js';
-import { sendObject } from './send-object.js';
+import { DOWNLOAD_HEADERS, sendObject } from './send-object.js';
 
 /** The signed download URLs of attachments: no key, the signature is the permission. */
 @ApiTags('Work orders')
@@ -30,6 +30,7 @@ export class AttachmentDownloadsController {
   @ApiResponse({
     status: 200,
     description: 'The bytes, as uploaded',
+    headers: DOWNLOAD_HEADERS,
     content: Object.fromEntries(
       AttachmentResponse.contentTypes.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
     ),

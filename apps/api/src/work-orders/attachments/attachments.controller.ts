@@ -26,7 +26,7 @@ import { AttachmentResponse } from './dto/attachment.response.js';
 import { ListAttachmentsQuery } from './dto/list-attachments.query.js';
 import { NOT_ACCEPTED, TOO_LARGE } from './multipart-upload.js';
 import { ReceivedUpload, ReceiveUploadGuard } from './receive-upload.guard.js';
-import { sendObject } from './send-object.js';
+import { DOWNLOAD_HEADERS, sendObject } from './send-object.js';
 
 const WORK_ORDER_NOT_FOUND = { 404: 'Work order not found' };
 
@@ -163,7 +163,7 @@ export class AttachmentsController {
   @ApiResponse({
     status: 200,
     description: 'The bytes',
-    headers: RATE_LIMIT_HEADERS,
+    headers: { ...RATE_LIMIT_HEADERS, ...DOWNLOAD_HEADERS },
     content: Object.fromEntries(
       AttachmentResponse.contentTypes.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
     ),

@@ -18,6 +18,23 @@ export function dispositionOf(fileName: string): string {
 }
 
 /**
+ * The headers `sendObject` sets on a download besides the stored `Content-Type`, as the OpenAPI document shows them
+ * (`Cache-Control` and `X-Content-Type-Options` are on every answer's: `withApiResponseHeaders`).
+ */
+export const DOWNLOAD_HEADERS = {
+  'Content-Length': {
+    description: 'The file’s size in bytes (the attachment’s `size`)',
+    schema: { type: 'integer', format: 'int32', minimum: 0, maximum: 10485760, example: 48213 },
+  },
+  'Content-Disposition': {
+    description:
+      "`attachment`, with the file name (RFC 8187 `filename*=UTF-8''…` and an ASCII `filename=` fallback): the " +
+      'browser saves the file, never shows it as a page',
+    schema: { type: 'string', example: `attachment; filename="leak.png"; filename*=UTF-8''leak.png` },
+  },
+};
+
+/**
  * Aborted when the connection closes: one listener on the socket for its whole life, however many downloads are
  * pipelined on it (a listener per download would pass Node's warning limit at ten), and no limit on the signal's.
  */
