@@ -1,5 +1,4 @@
 import {
-  BadRequestException,
   Injectable,
   StreamableFile,
   type CallHandler,
@@ -20,7 +19,6 @@ export const CSV_EXPORT = 'ppa:csv-export';
 export const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
 
 /** Paging parameters an export refuses: it holds every matching record. */
-const PAGING = ['page', 'pageSize'];
 
 /** `Accept: text/csv` preferred over JSON (a bare `*\/*` or no Accept keeps the JSON list). */
 export function wantsCsv(request: Request): boolean {
@@ -66,12 +64,8 @@ export class CsvExportInterceptor implements NestInterceptor {
     const resource = Reflect.getMetadata(CSV_EXPORT, context.getHandler()) as string;
     const csv = this.csvs.of(resource);
     if (!csv) throw new Error(`${resource} has no CSV columns`);
-    const paging = PAGING.filter((name) => name in request.query);
-    if (paging.length > 0) {
-      throw new BadRequestException(
-        `${paging.join(' and ')} ${paging.length > 1 ? 'do' : 'does'} not apply to a CSV export: it holds every matching record`,
-      );
-    }
+    // `page` and `pageSize` are checked as the list checks them (a bad one is 400), then have no effect: an export
+    // holds every page (CONTRACT "Exports"), read in batches of its own size.
     const readBatch: ReadBatch = async (after) => {
       const batch: ListBatch = { size: this.config.EXPORT_BATCH_SIZE, after };
       const page = await inListBatch(batch, () => lastValueFrom(next.handle()));
