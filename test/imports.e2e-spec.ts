@@ -100,6 +100,30 @@ describe('imports', () => {
     ]);
   });
 
+  it('answers GET one with a strong ETag that follows the import, and 304 to a poll that still has it', async () => {
+    const done = await imported('landlords', 'externalRef,name\nL-TAG,Tagged\n');
+    const read = await get(`/v1/imports/${done.id}`);
+    const etag = read.headers.etag;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    expect((await get(`/v1/imports/${done.id}`)).headers.etag).toBe(etag);
+    const unchanged = await sut
+      .http()
+      .get(`/v1/imports/${done.id}`)
+      .set(...bearer(team))
+      .set('If-None-Match', etag);
+    expect(unchanged.status).toBe(304);
+    expect(unchanged.text ?? '').toBe('');
+    // Another import (other counts, other times): another tag, and the old one no longer matches it.
+    const next = await imported('landlords', 'externalRef,name\nL-TAG-2,Tagged\nL-TAG-3,\n');
+    const changed = await sut
+      .http()
+      .get(`/v1/imports/${next.id}`)
+      .set(...bearer(team))
+      .set('If-None-Match', etag);
+    expect(changed.status).toBe(200);
+    expect(changed.headers.etag).not.toBe(etag);
+  });
+
   it('updates the record an externalRef names (as a PUT: omitted fields keep their values), and creates the others', async () => {
     const result = await imported('units', 'externalRef,city\nU-1,York\nU-3,York\n');
     // U-3 is new and lacks the required fields: the row fails as the POST would.

@@ -783,7 +783,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get an import */
+        /**
+         * Get an import
+         * @description With a strong `ETag`: a client polling a running import sends it back in `If-None-Match` and gets `304` with no body until the import moves on.
+         */
         get: operations["ImportsController_get"];
         put?: never;
         post?: never;
@@ -16491,7 +16494,10 @@ export interface operations {
     ImportsController_get: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag from an earlier read: when the record still has it, the answer is 304 with no body. */
+                "If-None-Match"?: string;
+            };
             path: {
                 importId: string;
             };
@@ -16508,6 +16514,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Strong entity tag of the record as GET one returns it; send it in If-Match or If-None-Match */
+                    ETag: string;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
                     /** @description Always `nosniff` */
@@ -16521,6 +16529,27 @@ export interface operations {
                         data: components["schemas"]["ImportResponse"];
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match matched the current ETag; no body */
+            304: {
+                headers: {
+                    /** @description Requests allowed in the window that binds hardest; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window after this one; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Strong entity tag of the record as GET one returns it; send it in If-Match or If-None-Match */
+                    ETag: string;
+                    /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff` */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description `true` on every answer to a request that presents a test key (`Authorization: Bearer ppk_test_…`), on operations that need no key too: the request was made in the team's sandbox, not on its live data. Absent for live keys and requests without a key. */
+                    "X-Test-Mode"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Validation error: the text names each field and rule (several joined with `; `). Also a path id that is not a UUID, an unknown query parameter or body property, malformed JSON, or an id in the body that names no record of the team */
             400: {

@@ -3,9 +3,9 @@ import { ApiBody, ApiConsumes, ApiOperation, ApiParam, ApiResponse, ApiTags } fr
 import type { Request, Response } from 'express';
 import {
   ApiBodyExamples,
-  ApiDataResponse,
   ApiErrors,
   ApiErrorsWith,
+  ApiGetOne,
   ApiPageResponse,
   ApiWrite,
   Authenticated,
@@ -139,10 +139,14 @@ export class ImportsController {
   }
 
   @Get(':importId')
-  @ApiOperation({ summary: 'Get an import' })
+  @ApiOperation({
+    summary: 'Get an import',
+    description:
+      'With a strong `ETag`: a client polling a running import sends it back in `If-None-Match` and gets `304` ' +
+      'with no body until the import moves on.',
+  })
   @ApiParam({ name: 'importId', format: 'uuid' })
-  @ApiDataResponse(ImportResponse)
-  @ApiErrorsWith(IMPORT_NOT_FOUND, 400, 404)
+  @ApiGetOne(ImportResponse)
   async get(@TeamId() teamId: string, @IdParam('importId') id: string): Promise<{ data: ImportResponse }> {
     return { data: await this.imports.get(teamId, id) };
   }
