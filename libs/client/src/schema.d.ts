@@ -9831,7 +9831,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No `file` part (or one sent as a text field, without a file name), an unknown or repeated part or field, a `noteId` that is not a UUID or not a note of this work order, a `description` over 500 characters or holding a NUL character, a text field whose bytes are not UTF-8 (or not text in the charset its part names), or a work order id that is not a UUID; nothing was stored */
+            /** @description No `file` part (or one sent as a text field, without a file name), an unknown or repeated part or field, a `noteId` that is not a UUID or not a note of this work order, a `description` over 500 characters or holding a NUL character, a text field whose bytes are not UTF-8 (a part may name its charset instead: UTF-8, UTF-16LE, ISO-8859-1 or Windows-1252), or a work order id that is not a UUID; nothing was stored */
             400: {
                 headers: {
                     /** @description Requests allowed in the window that binds hardest; present when the API key was accepted and counted */
@@ -16514,7 +16514,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Strong entity tag of the record as GET one returns it; send it in If-Match or If-None-Match */
+                    /** @description Strong entity tag of the record as GET one returns it; send it in If-None-Match */
                     ETag: string;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";
@@ -16539,7 +16539,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix second at which the oldest counted request leaves the window; absent only while the rate-limit store is unreachable */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Strong entity tag of the record as GET one returns it; send it in If-Match or If-None-Match */
+                    /** @description Strong entity tag of the record as GET one returns it; send it in If-None-Match */
                     ETag: string;
                     /** @description Always `no-store`: answers carry team data (and, once, new keys and webhook secrets) */
                     "Cache-Control": "no-store";

@@ -18,8 +18,6 @@ export const CSV_EXPORT = 'ppa:csv-export';
 
 export const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
 
-/** Paging parameters an export refuses: it holds every matching record. */
-
 /** `Accept: text/csv` preferred over JSON (a bare `*\/*` or no Accept keeps the JSON list). */
 export function wantsCsv(request: Request): boolean {
   return request.method === 'GET' && request.accepts(['application/json', 'text/csv']) === 'text/csv';

@@ -74,16 +74,19 @@ describe('declaredCharset and bodyEncoding', () => {
     expect(bodyEncoding(contentType)).toBe(encoding);
   });
 
-  it('refuses a charset no decoder knows with 415', () => {
-    let refusal: unknown;
-    try {
-      bodyEncoding('text/csv; charset=klingon');
-    } catch (error) {
-      refusal = error;
-    }
-    expect(refusal).toBeInstanceOf(HttpException);
-    expect((refusal as HttpException).getStatus()).toBe(415);
-  });
+  it.each(['text/csv; charset=klingon', 'text/csv; charset="utf-16le'])(
+    'refuses %s with 415 (a charset no decoder knows, or one the grammar cannot read), not as UTF-8',
+    (contentType) => {
+      let refusal: unknown;
+      try {
+        bodyEncoding(contentType);
+      } catch (error) {
+        refusal = error;
+      }
+      expect(refusal).toBeInstanceOf(HttpException);
+      expect((refusal as HttpException).getStatus()).toBe(415);
+    },
+  );
 });
 
 describe('asUtf8', () => {

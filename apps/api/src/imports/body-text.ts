@@ -100,8 +100,14 @@ function notText(charset: string, fault?: Utf8Fault): BadRequestException {
 
 /** The charset a Content-Type names (lower case), or undefined when it names none. */
 export function declaredCharset(contentType: string | undefined): string | undefined {
+  if (contentType === undefined) return undefined;
   // The header's grammar (quoted values, escapes, parameter names in any case) as Express itself reads it.
-  return contentType === undefined ? undefined : parseContentType(contentType).parameters.charset?.toLowerCase();
+  const charset = parseContentType(contentType).parameters.charset;
+  if (charset !== undefined) return charset.toLowerCase();
+  // A charset parameter the grammar drops (`charset="utf-16le`, its quote never closed) is named as sent, so that
+  // it is refused (415), not read as UTF-8.
+  const unquoted = contentType.replace(/"(?:[^"\\]|\\.)*"/g, '""');
+  return /;\s*charset\s*=\s*([^;]*)/i.exec(unquoted)?.[1]?.trim().toLowerCase();
 }
 
 /**

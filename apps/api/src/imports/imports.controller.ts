@@ -146,7 +146,7 @@ export class ImportsController {
       'with no body until the import moves on.',
   })
   @ApiParam({ name: 'importId', format: 'uuid' })
-  @ApiGetOne(ImportResponse)
+  @ApiGetOne(ImportResponse, { writable: false })
   async get(@TeamId() teamId: string, @IdParam('importId') id: string): Promise<{ data: ImportResponse }> {
     return { data: await this.imports.get(teamId, id) };
   }

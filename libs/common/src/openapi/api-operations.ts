@@ -99,16 +99,27 @@ const writeConflicts = (model: Type<unknown>, write: 'create' | 'update'): Parti
       }
     : {};
 
-/** GET one: 200 with an ETag, or 304 for a matching If-None-Match. */
-export const ApiGetOne = (model: Type<unknown>): MethodDecorator =>
+/** The ETag of a record no write takes `If-Match` for (an import): for `If-None-Match` only. */
+const READ_ONLY_ENTITY_TAG = {
+  ETag: {
+    ...ENTITY_TAG.ETag,
+    description: 'Strong entity tag of the record as GET one returns it; send it in If-None-Match',
+  },
+};
+
+/**
+ * GET one: 200 with an ETag, or 304 for a matching If-None-Match. `writable: false` for a record whose writes take
+ * no If-Match (its ETag is for If-None-Match only).
+ */
+export const ApiGetOne = (model: Type<unknown>, { writable = true } = {}): MethodDecorator =>
   applyDecorators(
     EntityTagged(),
     IF_NONE_MATCH,
-    ApiDataResponse(model, 200, 'Success', ENTITY_TAG),
+    ApiDataResponse(model, 200, 'Success', writable ? ENTITY_TAG : READ_ONLY_ENTITY_TAG),
     ApiResponse({
       status: 304,
       description: 'Not modified: If-None-Match matched the current ETag; no body',
-      headers: { ...RATE_LIMIT_HEADERS, ...ENTITY_TAG },
+      headers: { ...RATE_LIMIT_HEADERS, ...(writable ? ENTITY_TAG : READ_ONLY_ENTITY_TAG) },
     }),
     ApiErrorsWith(recordErrors(model), 400, 404),
   );

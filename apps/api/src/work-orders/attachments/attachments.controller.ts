@@ -104,8 +104,8 @@ export class AttachmentsController {
       400:
         'No `file` part (or one sent as a text field, without a file name), an unknown or repeated part or field, ' +
         `a \`noteId\` that is not a UUID or not a note of this work order, a \`description\` over ${DESCRIPTION_MAX} ` +
-        'characters or holding a NUL character, a text field whose bytes are not UTF-8 (or not text in the charset its ' +
-        'part names), or a work order id that is not a UUID; nothing was stored',
+        'characters or holding a NUL character, a text field whose bytes are not UTF-8 (a part may name its charset ' +
+        'instead: UTF-8, UTF-16LE, ISO-8859-1 or Windows-1252), or a work order id that is not a UUID; nothing was stored',
       413: 'The file is larger than 10 MiB (10,485,760 bytes); nothing was stored. (The 1 MiB limit of JSON bodies does not apply here.)',
       415:
         'The body is not `multipart/form-data` with a boundary, or the file is not JPEG, PNG, WebP, HEIC or PDF by ' +

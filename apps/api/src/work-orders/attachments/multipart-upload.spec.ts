@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import type { IncomingMessage } from 'node:http';
 import { PassThrough, type Readable } from 'node:stream';
 import { BadRequestException } from '@nestjs/common';
-import { fieldTextFault, partNameText, receiveUpload } from './multipart-upload.js';
+import { fieldText, partNameText, receiveUpload } from './multipart-upload.js';
 
 const BOUNDARY = 'spec-boundary';
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(4096, 3)]);
@@ -185,6 +185,25 @@ describe('receiveUpload', () => {
       ),
     );
     expect(latin1.result).toMatchObject({ fields: { description: 'Quote £250' } });
+    // Declared windows-1252 (busboy reads it as Latin-1): € and curly quotes as meant; an unread charset is 400.
+    const cp1252 = await send(
+      rawUpload(
+        Buffer.from([0x80, 0x35, 0x20, 0x93, 0x71, 0x94]),
+        Buffer.from('filename="a.png"'),
+        'Content-Type: text/plain; charset=windows-1252\r\n',
+      ),
+    );
+    expect(cp1252.result).toMatchObject({ fields: { description: '€5 “q”' } });
+    const unread = await send(
+      rawUpload(
+        Buffer.from('Quote'),
+        Buffer.from('filename="a.png"'),
+        'Content-Type: text/plain; charset=iso-8859-15\r\n',
+      ),
+    );
+    expect((unread.result as BadRequestException).message).toMatch(
+      /^description must be UTF-8 text \(its part names a charset/,
+    );
   });
 
   it('keeps a file name as meant: raw UTF-8, RFC 5987, or else a legacy form’s Windows-1252, never U+FFFD', async () => {
@@ -207,10 +226,16 @@ describe('partNameText', () => {
   });
 });
 
-describe('fieldTextFault', () => {
-  it('names the field for a value that lost its bytes, and passes any other text', () => {
-    expect(fieldTextFault('description', 'Under the sink — £5 ✓')).toBeUndefined();
-    expect(fieldTextFault('description', 'Caf\uFFFD')).toMatch(/^description must be UTF-8 text/);
-    expect(fieldTextFault('noteId', undefined)).toMatch(/^noteId must be UTF-8 text \(its part names a charset/);
+describe('fieldText', () => {
+  it('names the field for a value that lost its bytes, reads Latin-1’s C1 as Windows-1252, and passes other text', () => {
+    expect(fieldText('description', 'Under the sink — £5 ✓')).toEqual({ text: 'Under the sink — £5 ✓' });
+    expect(fieldText('description', 'Caf\uFFFD')).toEqual({
+      fault: expect.stringMatching(/^description must be UTF-8 text/),
+    });
+    expect(fieldText('noteId', undefined)).toEqual({
+      fault: expect.stringMatching(/^noteId must be UTF-8 text \(its part names a charset this API does not read/),
+    });
+    // busboy's Latin-1 reading of a part declared windows-1252: 0x80 0x35 ("€5") and 0x93 0x71 0x94 (“q”).
+    expect(fieldText('description', '\u00805 \u0093q\u0094')).toEqual({ text: '€5 “q”' });
   });
 });

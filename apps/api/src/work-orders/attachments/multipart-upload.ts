@@ -47,11 +47,18 @@ const NOT_ASCII = /[\u0080-\uffff]/;
 /** Characters only a decoded text holds: busboy's undecoded text (`latin1`) has one character per byte. */
 const BEYOND_A_BYTE = /[\u0100-\uffff]/;
 
+/** Bytes read as Windows-1252: streamed, then flushed (a one-shot decode reads 0x80–0x9F as Latin-1 on some Node versions). */
+function windows1252(bytes: Buffer): string {
+  return WINDOWS_1252.decode(bytes, { stream: true }) + WINDOWS_1252.decode();
+}
+
 /**
  * A part's name or file name as busboy hands it over: undecoded for a plain `filename="…"` (`defParamCharset:
  * 'latin1'`, one character per byte), decoded for an RFC 5987 `filename*=UTF-8''…`. Raw bytes are read as UTF-8, as
  * browsers and curl send them, or else as Windows-1252 (a form in a legacy charset): the name is for display only,
- * so it is never a reason to refuse the file, and never stored as U+FFFD.
+ * so it is never a reason to refuse the file, and never stored as U+FFFD. busboy does not say which of the two
+ * parameters it read, so a `filename*` whose decoded text is only characters U+0080–U+00FF that happen to spell
+ * UTF-8 (`Ã©`) is read once more (`é`): the price of reading the raw names every browser sends.
  */
 export function partNameText(text: string): string {
   if (!NOT_ASCII.test(text) || BEYOND_A_BYTE.test(text)) return text;
@@ -59,20 +66,33 @@ export function partNameText(text: string): string {
   try {
     return UTF8.decode(bytes);
   } catch {
-    // Streamed, then flushed: a one-shot decode reads 0x80–0x9F as Latin-1 on some Node versions (€, curly quotes).
-    return WINDOWS_1252.decode(bytes, { stream: true }) + WINDOWS_1252.decode();
+    return windows1252(bytes);
   }
 }
 
+/** C1 control characters: what busboy's Latin-1 reading makes of Windows-1252's € ‚ ƒ „ … “ ” (0x80–0x9F). */
+const C1 = /[\u0080-\u009f]/;
+
 /**
- * Why a text field's value cannot be taken, or undefined. busboy decodes a value as UTF-8, or in the charset its
- * part declares, and puts U+FFFD where the bytes are not text in it (and gives nothing for a charset it does not
- * know): stored so, the text would be lost unseen. (A U+FFFD sent as such is refused too: it marks text already lost.)
+ * A text field's value as busboy decoded it, or a fault naming the field. busboy decodes a value as UTF-8, or in the
+ * charset its part declares, putting U+FFFD where the bytes are not text in it; it reads UTF-8, UTF-16LE and, as
+ * Latin-1, ISO-8859-1, Windows-1252 and US-ASCII, and gives nothing for any other charset. So: U+FFFD is refused
+ * (stored so, the text would be lost unseen; one sent as such marks text already lost), no value is refused, and
+ * C1 control characters are read again as Windows-1252, as the WHATWG Encoding standard reads those three labels
+ * (`€5` declared windows-1252 is `€5`, not U+0080 and `5`).
  */
-export function fieldTextFault(name: string, value: string | undefined): string | undefined {
-  if (value === undefined) return `${name} must be UTF-8 text (its part names a charset this API does not read)`;
-  if (value.includes('\uFFFD')) return `${name} must be UTF-8 text (its bytes are not: read so, they were U+FFFD)`;
-  return undefined;
+export function fieldText(name: string, value: string | undefined): { text: string } | { fault: string } {
+  if (value === undefined) {
+    return {
+      fault:
+        `${name} must be UTF-8 text (its part names a charset this API does not read; it reads UTF-8, UTF-16LE, ` +
+        'ISO-8859-1 and Windows-1252)',
+    };
+  }
+  if (value.includes('\uFFFD'))
+    return { fault: `${name} must be UTF-8 text (its bytes are not: read so, they were U+FFFD)` };
+  if (C1.test(value) && !BEYOND_A_BYTE.test(value)) return { text: windows1252(Buffer.from(value, 'latin1')) };
+  return { text: value };
 }
 
 /** Path parts stripped (either slash), control characters dropped, cut to 255 characters. */
@@ -167,7 +187,8 @@ export function receiveUpload(
     let stored: Promise<ReceivedFile | undefined> | undefined;
     // Every part as it came, in order (a file by its bytes), for the digest of a refused upload (`partsDigest`).
     const parts: Array<
-      [kind: 'field', name: string, value: string] | [kind: 'file', name: string, info: busboy.FileInfo, seen: SeenFile]
+      | [kind: 'field', name: string, value: string | null]
+      | [kind: 'file', name: string, info: busboy.FileInfo, seen: SeenFile]
     > = [];
     const partsDigest = (): string =>
       createHash('sha256')
@@ -185,9 +206,11 @@ export function receiveUpload(
       failure ??= error;
     };
 
-    parser.on('field', (rawName, text: string | undefined, info) => {
+    parser.on('field', (rawName, decoded: string | undefined, info) => {
       const name = partNameText(rawName);
-      const value = text ?? '';
+      const read = fieldText(name, decoded);
+      // A refused value is digested as what busboy made of it (null when nothing): never as another value's text.
+      const value = 'text' in read ? read.text : (decoded ?? null);
       parts.push(['field', name, value]);
       // A part named file without a file name is read as text: the client sent the file's contents as a field.
       // (Said first: a real file sent so is over the fields' size, and "file is too long" would mislead.)
@@ -196,13 +219,10 @@ export function receiveUpload(
       }
       if (info.valueTruncated) fail(new BadRequestException(`${name} is too long`));
       // (A value cut at the fields' size may end inside a character: it is too long, whatever its bytes.)
-      else {
-        const fault = fieldTextFault(name, text);
-        if (fault) fail(new BadRequestException(fault));
-      }
+      else if ('fault' in read) fail(new BadRequestException(read.fault));
       // One value per field: with two, which one was meant is a guess (the last would win silently).
       if (Object.hasOwn(fields, name)) fail(new BadRequestException(`${name} must be sent once`));
-      fields[name] = value;
+      fields[name] = value ?? '';
     });
     parser.on('file', (rawName, file, info) => {
       const name = partNameText(rawName);
