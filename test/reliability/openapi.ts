@@ -36,7 +36,7 @@ export interface Parameter {
 
 interface RequestBody {
   $ref?: string;
-  content?: Record<string, { schema?: Schema }>;
+  content?: Record<string, { schema?: Schema; example?: unknown }>;
 }
 
 interface OperationObject {
@@ -108,7 +108,9 @@ function csvExampleOf(doc: OpenApiDocument, operation: OperationObject): string 
   const body = operation.requestBody?.$ref
     ? component<RequestBody>(doc, operation.requestBody.$ref)
     : operation.requestBody;
-  const example = body?.content?.['text/csv']?.schema?.example;
+  // The media type's own example first, as Swagger UI pre-fills it (the CSV and the NDJSON import have one each).
+  const media = body?.content?.['text/csv'];
+  const example = media?.example ?? media?.schema?.example;
   return typeof example === 'string' ? example : undefined;
 }
 
